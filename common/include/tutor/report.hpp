@@ -1,0 +1,57 @@
+#pragma once
+// Reporting: the human table (fmt) and the machine record (JSON) that every lab writes,
+// with one schema (ARCHITECTURE.md, "The result record").
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tutor/gpu.hpp"
+#include "tutor/result.hpp"
+
+namespace tutor {
+
+/// The device section of a record: runtime properties plus ceilings measured in this run.
+struct DeviceRecord {
+  gpu::DeviceInfo info;
+  double copy_GBps = 0;    ///< gpu::measure_copy_GBps in this run
+  double fma_TFLOPs = 0;   ///< gpu::measure_fma_TFLOPs in this run (0 if not measured)
+};
+
+/// What a lab writes with --json. `kind` is "measurement", "model" or "simulation" and is
+/// never omitted.
+struct LabRecord {
+  std::string lab;          ///< executable name, "a02_transpose"
+  std::string module;       ///< "A02"
+  std::string kind = "measurement";
+  std::string command;      ///< the command line that produced the record
+  DeviceRecord device;
+  Ceiling ceiling;          ///< what fraction_of_ceiling divides by
+  nlohmann::json problem = nlohmann::json::object();
+  std::vector<StepResult> variants;
+  nlohmann::json notes = nlohmann::json::object();  ///< lab-specific extras
+};
+
+nlohmann::json to_json(const Comparison& cmp);
+nlohmann::json to_json(const StepResult& step);
+nlohmann::json to_json(const gpu::DeviceInfo& info);
+/// The record, with "version" (git describe at build time) and a UTC "timestamp".
+nlohmann::json to_json(const LabRecord& record);
+
+/// Writes `text` to `path` atomically: a temporary file in the same folder, flushed, then
+/// renamed over `path`, so a reader never sees half a file. Throws std::runtime_error
+/// naming the path when the folder is missing or not writable.
+void write_file_atomic(const std::string& path, const std::string& text);
+
+/// Writes `record` as indented JSON to `path` ("-" writes to stdout), atomically.
+void write_json(const nlohmann::json& record, const std::string& path);
+
+/// Prints the ladder table: step, time median (min-max), GB/s or TFLOP/s, fraction of the
+/// ceiling, speedup over the previous step and over the first, verification.
+void print_ladder_table(std::FILE* out, const LabRecord& record);
+
+/// Prints the device line and the measured ceilings above a table.
+void print_device_header(std::FILE* out, const DeviceRecord& device);
+
+}  // namespace tutor
