@@ -1,0 +1,2 @@
+#pragma once
+// PLACEHOLDER: the curriculum data model (data/curriculum.json) and its Markdown rendering.

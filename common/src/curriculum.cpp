@@ -1,0 +1,2 @@
+// PLACEHOLDER: implemented by the curriculum work.
+#include "tutor/curriculum.hpp"

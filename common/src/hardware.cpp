@@ -1,0 +1,2 @@
+// PLACEHOLDER: implemented by the hardware-table work.
+#include "tutor/hardware.hpp"
