@@ -1,2 +1,131 @@
-// PLACEHOLDER
-int main() { return 0; }
+// tutor_curriculum: renders CURRICULUM.md from data/curriculum.json, or checks that the
+// committed file still matches the data.
+//
+//   tutor_curriculum --data data/curriculum.json                      # print to stdout
+//   tutor_curriculum --data data/curriculum.json --out CURRICULUM.md  # write (atomically)
+//   tutor_curriculum --data data/curriculum.json --out CURRICULUM.md --check
+//
+// Exit codes (ARCHITECTURE.md): 0 written / in sync; 1 --check found a difference;
+// 2 bad input (missing or unreadable file, invalid JSON or curriculum, unwritable --out).
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <system_error>
+
+#include "tutor/cli.hpp"
+#include "tutor/curriculum.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace curriculum = tutor::curriculum;
+
+constexpr const char* kProgram = "tutor_curriculum";
+
+// Write beside the target, then rename over it: a reader (or a crash) sees the old file
+// or the new one, never half of one. The temporary name matches .gitignore's *.tmp.*.
+void write_atomically(const fs::path& target, const std::string& text) {
+  std::random_device entropy;
+  const fs::path temporary =
+      target.parent_path() / fmt::format("{}.tmp.{:08x}", target.filename().string(), entropy());
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) {
+      std::error_code ignored;
+      fs::remove(temporary, ignored);
+      const fs::path folder = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+      throw tutor::UsageError(fmt::format("--out {}: cannot write a file in folder {}",
+                                          target.string(), folder.string()));
+    }
+  }
+  std::error_code error;
+  fs::rename(temporary, target, error);
+  if (error) {
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    throw tutor::UsageError(
+        fmt::format("--out {}: cannot replace it: {}", target.string(), error.message()));
+  }
+}
+
+// 1-based number of the first line where the two texts differ (a missing trailing line
+// counts as a difference at the line after the shorter text's last).
+std::size_t first_differing_line(const std::string& a, const std::string& b) {
+  std::size_t line = 1;
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    if (a[i] != b[i]) return line;
+    if (a[i] == '\n') ++line;
+  }
+  return line;
+}
+
+int run(const std::string& data_path, const std::string& out_path, bool check) {
+  curriculum::Curriculum loaded;
+  try {
+    loaded = curriculum::load_curriculum(data_path);
+  } catch (const std::runtime_error& error) {
+    throw tutor::UsageError(fmt::format("--data {}: {}", data_path, error.what()));
+  }
+  const std::string rendered = curriculum::render_markdown(loaded);
+
+  if (out_path.empty()) {
+    std::fputs(rendered.c_str(), stdout);
+    return tutor::kExitOk;
+  }
+
+  const std::string regenerate =
+      fmt::format("regenerate with: {} --data {} --out {}", kProgram, data_path, out_path);
+  if (check) {
+    if (!fs::exists(out_path)) {
+      std::fprintf(stderr, "%s: %s does not exist; %s\n", kProgram, out_path.c_str(),
+                   regenerate.c_str());
+      return tutor::kExitCheckFailed;
+    }
+    std::ifstream in(out_path, std::ios::binary);
+    if (!in) throw tutor::UsageError(fmt::format("--out {}: cannot read it", out_path));
+    std::ostringstream committed;
+    committed << in.rdbuf();
+    if (committed.str() != rendered) {
+      std::fprintf(stderr, "%s: %s differs from the rendering of %s from line %zu on; %s\n",
+                   kProgram, out_path.c_str(), data_path.c_str(),
+                   first_differing_line(committed.str(), rendered), regenerate.c_str());
+      return tutor::kExitCheckFailed;
+    }
+    std::printf("%s is in sync with %s\n", out_path.c_str(), data_path.c_str());
+    return tutor::kExitOk;
+  }
+
+  write_atomically(out_path, rendered);
+  std::printf("wrote %s: %zu modules, %zu learning paths, %d learner-hours\n", out_path.c_str(),
+              loaded.modules.size(), loaded.paths.size(), curriculum::total_hours(loaded));
+  return tutor::kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Render CURRICULUM.md (dependency graph, module table, learning paths) from the "
+               "curriculum data, or check that the committed file matches it.",
+               kProgram};
+  std::string data_path;
+  std::string out_path;
+  bool check = false;
+  app.add_option("--data", data_path, "curriculum data (JSON), e.g. data/curriculum.json")
+      ->required()
+      ->check(CLI::ExistingFile);
+  auto* out_option = app.add_option(
+      "--out", out_path, "Markdown file to write, e.g. CURRICULUM.md (default: print to stdout)");
+  app.add_flag("--check", check,
+               "write nothing; exit 1 if the --out file differs from the rendering")
+      ->needs(out_option);
+
+  if (const int parsed = tutor::parse_command_line(app, argc, argv); parsed >= 0) return parsed;
+  return tutor::run_main(kProgram, [&] { return run(data_path, out_path, check); });
+}

@@ -1,0 +1,190 @@
+#include "tutor/report.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+#include <unistd.h>
+
+#include "tutor/version.hpp"
+
+namespace tutor {
+
+using nlohmann::json;
+
+json to_json(const Comparison& c) {
+  json j = {{"passed", c.passed},         {"rel_l2", c.rel_l2},
+            {"max_abs_err", c.max_abs_err}, {"count", c.count},
+            {"nonfinite", c.nonfinite},   {"mismatches", c.mismatches},
+            {"tolerance", c.tolerance}};
+  j["first_mismatch"] = c.first_mismatch ? json(*c.first_mismatch) : json(nullptr);
+  if (!c.reason.empty()) j["reason"] = c.reason;
+  return j;
+}
+
+json to_json(const StepResult& s) {
+  json checks = json::array();
+  for (const auto& chk : s.checks) {
+    json c = to_json(chk.cmp);
+    c["shape"] = chk.shape;
+    checks.push_back(std::move(c));
+  }
+  json j = {{"name", s.name}, {"change", s.change}, {"verified", s.verified},
+            {"rel_err", s.rel_err}, {"checks", checks}, {"timed", s.timed},
+            {"bytes", s.bytes}, {"flops", s.flops}};
+  if (s.timed) {
+    j["time_ms"] = {{"min", s.time_ms.min},       {"p10", s.time_ms.p10},
+                    {"median", s.time_ms.median}, {"p90", s.time_ms.p90},
+                    {"max", s.time_ms.max},       {"mean", s.time_ms.mean},
+                    {"n", s.time_ms.n}};
+    j["GBps"] = s.GBps;
+    j["TFLOPs"] = s.TFLOPs;
+    j["fraction_of_ceiling"] = s.fraction_of_ceiling;
+    j["speedup_vs_prev"] = s.speedup_vs_prev > 0 ? json(s.speedup_vs_prev) : json(nullptr);
+    j["speedup_vs_first"] = s.speedup_vs_first;
+  } else {
+    j["time_ms"] = nullptr;
+  }
+  return j;
+}
+
+json to_json(const gpu::DeviceInfo& d) {
+  return {{"vendor", d.vendor},
+          {"name", d.name},
+          {"arch", d.arch},
+          {"ordinal", d.ordinal},
+          {"sm_count", d.sm_count},
+          {"warp_size", d.warp_size},
+          {"max_threads_per_block", d.max_threads_per_block},
+          {"regs_per_sm", d.regs_per_sm},
+          {"smem_per_block_bytes", d.smem_per_block_bytes},
+          {"smem_per_block_optin_bytes", d.smem_per_block_optin_bytes},
+          {"smem_per_sm_bytes", d.smem_per_sm_bytes},
+          {"l2_bytes", d.l2_bytes},
+          {"global_mem_bytes", d.global_mem_bytes},
+          {"sm_clock_MHz", d.sm_clock_MHz},
+          {"mem_clock_MHz", d.mem_clock_MHz},
+          {"mem_bus_bits", d.mem_bus_bits},
+          {"runtime", d.runtime_version}};
+}
+
+namespace {
+std::string utc_timestamp() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+}  // namespace
+
+json to_json(const LabRecord& r) {
+  json device = to_json(r.device.info);
+  device["measured"] = {{"copy_GBps", r.device.copy_GBps}, {"fma_TFLOPs", r.device.fma_TFLOPs}};
+  json variants = json::array();
+  for (const auto& s : r.variants) variants.push_back(to_json(s));
+  json j = {{"lab", r.lab},
+            {"module", r.module},
+            {"version", kVersion},
+            {"timestamp", utc_timestamp()},
+            {"command", r.command},
+            {"kind", r.kind},
+            {"device", device},
+            {"ceiling",
+             {{"name", r.ceiling.name},
+              {"value", r.ceiling.value},
+              {"unit", r.ceiling.unit == CeilingUnit::GBps ? "GB/s" : "TFLOP/s"}}},
+            {"problem", r.problem},
+            {"variants", variants}};
+  if (!r.notes.empty()) j["notes"] = r.notes;
+  return j;
+}
+
+void write_file_atomic(const std::string& path, const std::string& text) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  if (!fs::is_directory(dir))
+    throw std::runtime_error("cannot write " + path + ": folder " + dir.string() + " does not exist");
+  const fs::path tmp = dir / (target.filename().string() + ".tmp." + std::to_string(::getpid()));
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot write " + path + ": " + dir.string() + " is not writable");
+    out << text;
+    out.flush();
+    if (!out) {
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      throw std::runtime_error("cannot write " + path + ": write failed (disk full?)");
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw std::runtime_error("cannot write " + path + ": rename failed");
+  }
+}
+
+void write_json(const json& record, const std::string& path) {
+  const std::string text = record.dump(2) + "\n";
+  if (path == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+  } else {
+    write_file_atomic(path, text);
+  }
+}
+
+void print_device_header(std::FILE* out, const DeviceRecord& d) {
+  const auto& i = d.info;
+  fmt::print(out, "device  : {} ({}, {} SMs, {:.0f} MB L2, {:.1f} GiB, {})\n", i.name, i.arch,
+             i.sm_count, i.l2_bytes / 1e6, i.global_mem_bytes / double(1ull << 30),
+             i.runtime_version);
+  fmt::print(out, "measured: device-to-device copy {:.0f} GB/s (read + write)", d.copy_GBps);
+  if (d.fma_TFLOPs > 0) fmt::print(out, ", fp32 FMA {:.1f} TFLOP/s", d.fma_TFLOPs);
+  fmt::print(out, "\n");
+}
+
+void print_ladder_table(std::FILE* out, const LabRecord& r) {
+  const bool by_bytes = r.ceiling.unit == CeilingUnit::GBps;
+  const char* rate_head = by_bytes ? "GB/s" : "TFLOP/s";
+  std::size_t w = 4;
+  for (const auto& s : r.variants) w = std::max(w, s.name.size());
+  fmt::print(out, "\n{:<{}}  {:>26}  {:>8}  {:>8}  {:>7}  {:>8}  {}\n", "step", w,
+             "time ms: median (min-max)", rate_head, "of ceil", "vs prev", "vs first",
+             "verified (worst rel err)");
+  for (const auto& s : r.variants) {
+    std::string verdict;
+    if (s.verified) {
+      verdict = fmt::format("yes ({:.1e})", s.rel_err);
+    } else {
+      verdict = "NO";
+      for (const auto& c : s.checks)
+        if (!c.cmp.passed) {
+          verdict = fmt::format("NO at {}: {}", c.shape, c.cmp.reason);
+          break;
+        }
+    }
+    if (!s.timed) {
+      fmt::print(out, "{:<{}}  {:>26}  {:>8}  {:>8}  {:>7}  {:>8}  {}\n", s.name, w,
+                 "not timed", "-", "-", "-", "-", verdict);
+      continue;
+    }
+    const std::string t = fmt::format("{:.3f} ({:.3f}-{:.3f})", s.time_ms.median,
+                                      s.time_ms.min, s.time_ms.max);
+    const double rate = by_bytes ? s.GBps : s.TFLOPs;
+    const std::string prev = s.speedup_vs_prev > 0 ? fmt::format("{:.2f}x", s.speedup_vs_prev) : "-";
+    fmt::print(out, "{:<{}}  {:>26}  {:>8.1f}  {:>7.1f}%  {:>7}  {:>7.2f}x  {}\n", s.name, w, t,
+               rate, 100.0 * s.fraction_of_ceiling, prev, s.speedup_vs_first, verdict);
+  }
+  fmt::print(out, "ceiling: {} = {:.1f} {} (same device, same run)\n", r.ceiling.name,
+             r.ceiling.value, rate_head);
+}
+
+}  // namespace tutor

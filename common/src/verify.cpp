@@ -1,0 +1,98 @@
+#include "tutor/verify.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <random>
+
+namespace tutor {
+namespace {
+
+template <class Ref>
+Comparison compare_impl(std::span<const float> got, std::span<const Ref> ref, double tol) {
+  Comparison c;
+  c.tolerance = tol;
+  c.count = got.size();
+  if (got.size() != ref.size()) {
+    c.reason = "size mismatch: got " + std::to_string(got.size()) + " elements, reference " +
+               std::to_string(ref.size());
+    return c;
+  }
+  double err2 = 0, ref2 = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double r = static_cast<double>(ref[i]);
+    const double g = static_cast<double>(got[i]);
+    if (!std::isfinite(g) && std::isfinite(r)) {
+      if (c.nonfinite++ == 0 && !c.first_mismatch) c.first_mismatch = i;
+      ++c.mismatches;
+      continue;
+    }
+    const double d = std::abs(g - r);
+    err2 += d * d;
+    ref2 += r * r;
+    c.max_abs_err = std::max(c.max_abs_err, d);
+    if (d > tol * (std::abs(r) + 1.0)) {
+      if (c.mismatches++ == 0 && !c.first_mismatch) c.first_mismatch = i;
+    }
+  }
+  c.rel_l2 = ref2 > 0 ? std::sqrt(err2 / ref2) : std::sqrt(err2);
+  if (c.nonfinite > 0) {
+    c.reason = std::to_string(c.nonfinite) + " of " + std::to_string(c.count) +
+               " elements are NaN/Inf (unwritten or overflowed); first at index " +
+               std::to_string(*c.first_mismatch);
+  } else if (!(c.rel_l2 <= tol)) {
+    c.reason = "relative L2 error " + std::to_string(c.rel_l2) + " exceeds " +
+               std::to_string(tol) + "; first mismatch at index " +
+               (c.first_mismatch ? std::to_string(*c.first_mismatch) : std::string("?"));
+  }
+  c.passed = c.reason.empty();
+  return c;
+}
+
+}  // namespace
+
+Comparison compare(std::span<const float> got, std::span<const double> ref, double tol) {
+  return compare_impl(got, ref, tol);
+}
+Comparison compare(std::span<const float> got, std::span<const float> ref, double tol) {
+  return compare_impl(got, ref, tol);
+}
+
+double default_tolerance(DType dtype, std::size_t k) {
+  if (k <= 1) return 0.0;  // data movement is exact
+  double u = 0;
+  switch (dtype) {
+    case DType::f64: u = std::ldexp(1.0, -53); break;
+    case DType::f32: u = std::ldexp(1.0, -24); break;
+    case DType::tf32: u = std::ldexp(1.0, -11); break;
+    case DType::f16: u = std::ldexp(1.0, -11); break;
+    case DType::bf16: u = std::ldexp(1.0, -8); break;
+    case DType::fp8_e4m3: u = std::ldexp(1.0, -4); break;
+    case DType::fp8_e5m2: u = std::ldexp(1.0, -3); break;
+  }
+  return 8.0 * u * std::sqrt(static_cast<double>(k));
+}
+
+void poison(std::span<float> out) {
+  float p;
+  std::memcpy(&p, &kPoisonBitsF32, sizeof p);
+  for (auto& x : out) x = p;
+}
+
+void fill_random(std::span<float> out, std::uint64_t seed, float lo, float hi) {
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<float> dist(lo, hi);
+  for (auto& x : out) x = dist(gen);
+  // A draw of exactly 0 everywhere is impossible in practice, but a zero input hides
+  // unwritten outputs: nudge the first element if it came out zero.
+  if (!out.empty() && out[0] == 0.0f) out[0] = hi > 0 ? hi / 2 : lo / 2;
+}
+
+std::uint64_t fresh_seed() {
+  const auto t = static_cast<std::uint64_t>(
+      std::chrono::high_resolution_clock::now().time_since_epoch().count());
+  std::random_device rd;
+  return t ^ (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+}
+
+}  // namespace tutor
