@@ -249,7 +249,8 @@ std::string mermaid_label(const std::string& text) {
 // The anchor GitHub gives a heading: lower case, spaces to '-', punctuation dropped.
 std::string heading_anchor(const std::string& heading) {
   std::string anchor;
-  for (unsigned char c : heading) {
+  for (const char character : heading) {
+    const auto c = static_cast<unsigned char>(character);
     if (std::isalnum(c) || c == '-' || c == '_') {
       anchor += static_cast<char>(std::tolower(c));
     } else if (c == ' ') {

@@ -1,8 +1,11 @@
 # Runs a command and checks its exit code (and optionally its stderr) without a GPU.
-#   cmake -DCMD="prog;arg;..." -DEXPECT="2" [-DEXPECT_STDERR=regex] [-DEXPECT_STDOUT=regex]
+#   cmake -DEXE=prog -DARGS="arg|arg|..." -DEXPECT="2" [-DEXPECT_STDERR=regex] [-DEXPECT_STDOUT=regex]
 #         [-DONE_LINE_STDERR=ON] -P expect_exit.cmake
-# EXPECT may list several codes ("0;3": a GPU lab succeeds on a GPU and exits 3 without one).
-execute_process(COMMAND ${CMD} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+# EXPECT may list several codes ("0,3": a GPU lab succeeds on a GPU and exits 3 without one).
+cmake_minimum_required(VERSION 3.25)
+string(REPLACE "|" ";" args "${ARGS}")
+string(REPLACE "," ";" EXPECT "${EXPECT}")
+execute_process(COMMAND "${EXE}" ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc IN_LIST EXPECT)
   message(FATAL_ERROR "exit code ${rc}, expected one of: ${EXPECT}\nstdout:\n${out}\nstderr:\n${err}")
 endif()
