@@ -17,6 +17,7 @@
 #include <string>
 #include <system_error>
 
+#include "tutor/atomic_file.hpp"
 #include "tutor/cli.hpp"
 #include "tutor/curriculum.hpp"
 
@@ -27,31 +28,12 @@ namespace curriculum = tutor::curriculum;
 
 constexpr const char* kProgram = "tutor_curriculum";
 
-// Write beside the target, then rename over it: a reader (or a crash) sees the old file
-// or the new one, never half of one. The temporary name matches .gitignore's *.tmp.*.
+// Atomic write (common's write_file_atomic); its failure is bad input for --out.
 void write_atomically(const fs::path& target, const std::string& text) {
-  std::random_device entropy;
-  const fs::path temporary =
-      target.parent_path() / fmt::format("{}.tmp.{:08x}", target.filename().string(), entropy());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) {
-      std::error_code ignored;
-      fs::remove(temporary, ignored);
-      const fs::path folder = target.parent_path().empty() ? fs::path(".") : target.parent_path();
-      throw tutor::UsageError(fmt::format("--out {}: cannot write a file in folder {}",
-                                          target.string(), folder.string()));
-    }
-  }
-  std::error_code error;
-  fs::rename(temporary, target, error);
-  if (error) {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    throw tutor::UsageError(
-        fmt::format("--out {}: cannot replace it: {}", target.string(), error.message()));
+  try {
+    tutor::write_file_atomic(target.string(), text);
+  } catch (const std::runtime_error& e) {
+    throw tutor::UsageError(fmt::format("--out {}: {}", target.string(), e.what()));
   }
 }
 

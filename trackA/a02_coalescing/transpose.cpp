@@ -81,9 +81,11 @@ TransposeStep exercise_step() {
               launch_exercise);
 }
 
-/// Shapes every selected step is verified on, on every run: 1 element, sizes that are not
-/// multiples of any tile, a prime-ish rectangle, and the large square the lab times.
-const std::vector<std::pair<int, int>> kVerifyShapes = {{1, 1}, {31, 33}, {4099, 3001}, {16384, 16384}};
+/// Shapes every selected step is verified on, on every run: 1 element; sizes that are not
+/// multiples of any tile; multiples of 4 that are not multiples of 64 (tile64_vec4 mixes its
+/// vector and scalar paths there); a prime-ish rectangle; the large square the lab times.
+const std::vector<std::pair<int, int>> kVerifyShapes = {
+    {1, 1}, {31, 33}, {1028, 516}, {4099, 3001}, {16384, 16384}};
 
 struct Options {
   int rows = 16384, cols = 16384;

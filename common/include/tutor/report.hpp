@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tutor/atomic_file.hpp"
 #include "tutor/gpu.hpp"
 #include "tutor/result.hpp"
 
@@ -38,11 +39,6 @@ nlohmann::json to_json(const StepResult& step);
 nlohmann::json to_json(const gpu::DeviceInfo& info);
 /// The record, with "version" (git describe at build time) and a UTC "timestamp".
 nlohmann::json to_json(const LabRecord& record);
-
-/// Writes `text` to `path` atomically: a temporary file in the same folder, flushed, then
-/// renamed over `path`, so a reader never sees half a file. Throws std::runtime_error
-/// naming the path when the folder is missing or not writable.
-void write_file_atomic(const std::string& path, const std::string& text);
 
 /// Writes `record` as indented JSON to `path` ("-" writes to stdout), atomically.
 void write_json(const nlohmann::json& record, const std::string& path);
