@@ -8,6 +8,14 @@
 # never appear in kernel files anyway), host sources as C++20.
 function(tutor_add_lab)
   cmake_parse_arguments(LAB "" "NAME;MODULE" "HOST;CUDA;HIP;LIBS" ${ARGN})
+  if(NOT TUTOR_VENDORS)
+    add_executable(${LAB_NAME} ${LAB_HOST})
+    target_link_libraries(${LAB_NAME} PRIVATE tutor_gpu_none ${LAB_LIBS})
+    target_include_directories(${LAB_NAME} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
+    target_compile_definitions(${LAB_NAME} PRIVATE TUTOR_HOST_ONLY TUTOR_LAB_MODULE="${LAB_MODULE}")
+    set_target_properties(${LAB_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}")
+    return()
+  endif()
   foreach(vendor IN LISTS TUTOR_VENDORS)
     set(exe "${LAB_NAME}")
     if(vendor STREQUAL "HIP" AND "CUDA" IN_LIST TUTOR_VENDORS)
@@ -21,14 +29,9 @@ function(tutor_add_lab)
       CUDA_STANDARD 17 HIP_STANDARD 17
       RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}")
     target_compile_definitions(${exe} PRIVATE TUTOR_LAB_MODULE="${LAB_MODULE}")
+    if(vendor STREQUAL "CUDA")
+      # -lineinfo maps Nsight Compute's counters to source lines at no run-time cost.
+      target_compile_options(${exe} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
+    endif()
   endforeach()
-endfunction()
-
-# tutor_gpu_sources_flags(<target>): per-vendor compile options shared by every GPU target.
-function(tutor_gpu_target_options target vendor)
-  if(vendor STREQUAL "CUDA")
-    # -lineinfo lets Nsight Compute map counters to source lines at no run-time cost.
-    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
-    set_target_properties(${target} PROPERTIES CUDA_RUNTIME_LIBRARY Static)
-  endif()
 endfunction()

@@ -7,7 +7,7 @@
 namespace tutor::roofline {
 
 double arithmetic_intensity(double flops, double bytes) {
-  if (flops < 0 || bytes < 0) throw std::invalid_argument("flops and bytes must be >= 0");
+  if (!(flops >= 0) || !(bytes >= 0)) throw std::invalid_argument("flops and bytes must be >= 0 (not NaN)");
   if (bytes == 0) return flops > 0 ? std::numeric_limits<double>::infinity() : 0.0;
   return flops / bytes;
 }
@@ -19,12 +19,13 @@ double ridge_point(double peak_TFLOPs, double bandwidth_GBps) {
 }
 
 double attainable_TFLOPs(double intensity, double peak_TFLOPs, double bandwidth_GBps) {
-  if (intensity < 0) throw std::invalid_argument("arithmetic intensity must be >= 0");
+  if (!(intensity >= 0)) throw std::invalid_argument("arithmetic intensity must be >= 0 (not NaN)");
   ridge_point(peak_TFLOPs, bandwidth_GBps);  // validates the roofs
   return std::min(peak_TFLOPs, intensity * bandwidth_GBps * 1e9 / 1e12);
 }
 
 std::string_view bound(double intensity, double peak_TFLOPs, double bandwidth_GBps) {
+  if (!(intensity >= 0)) throw std::invalid_argument("arithmetic intensity must be >= 0 (not NaN)");
   return intensity < ridge_point(peak_TFLOPs, bandwidth_GBps) ? "memory" : "compute";
 }
 

@@ -18,6 +18,7 @@
 #include "tutor/gpu.hpp"
 #include "tutor/hardware.hpp"
 #include "tutor/ladder.hpp"
+#include "tutor/launcher.hpp"
 #include "tutor/report.hpp"
 
 namespace tutor::a02 {
@@ -62,23 +63,23 @@ TransposeStep step(std::string name, std::string change, TransposeLauncher launc
 std::vector<TransposeStep> ladder() {
   return {
       step("naive_row", "one thread per element: coalesced reads, strided writes (baseline)",
-           launch_naive_row),
+           TUTOR_LAUNCHER(launch_naive_row)),
       step("naive_col", "swap the strided side: strided reads (cached), coalesced writes; ~1.5-2x",
-           launch_naive_col),
+           TUTOR_LAUNCHER(launch_naive_col)),
       step("tile32", "stage a 32x32 tile in shared memory: both global sides coalesced, "
-                     "but a 32-way bank conflict on the column read", launch_tile32),
-      step("padded32", "pad the tile to [32][33]: removes the bank conflict; ~2x", launch_padded32),
+                     "but a 32-way bank conflict on the column read", TUTOR_LAUNCHER(launch_tile32)),
+      step("padded32", "pad the tile to [32][33]: removes the bank conflict; ~2x", TUTOR_LAUNCHER(launch_padded32)),
       step("padded32_ilp4", "32x8 threads, 4 elements each: independent loads in flight, "
-                            "fewer barriers; +10-20%", launch_padded32_ilp4),
+                            "fewer barriers; +10-20%", TUTOR_LAUNCHER(launch_padded32_ilp4)),
       step("tile64_vec4", "64x64 tile, 4x4 per thread with 128-bit loads/stores and a swizzled "
                           "tile: 4x the bytes per memory instruction; near copy bandwidth",
-           launch_tile64_vec4),
+           TUTOR_LAUNCHER(launch_tile64_vec4)),
   };
 }
 
 TransposeStep exercise_step() {
   return step("exercise", "your kernel from exercises/: a bank-conflict-free shared-memory tile",
-              launch_exercise);
+              TUTOR_LAUNCHER(launch_exercise));
 }
 
 /// Shapes every selected step is verified on, on every run: 1 element; sizes that are not

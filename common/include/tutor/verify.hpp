@@ -41,8 +41,12 @@ enum class DType { f64, f32, tf32, f16, bf16, fp8_e4m3, fp8_e5m2 };
 /// bf16 u = 2^-8; tf32 u = 2^-11; OCP FP8 spec v1.0 Table 1 for E4M3 u = 2^-4,
 /// E5M2 u = 2^-3), times sqrt(k) for a sum of k terms with random rounding errors
 /// (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., sec. 2.8 and 3.1),
-/// times a safety factor of 8.
+/// times a safety factor of 8, capped at kMaxTolerance.
 double default_tolerance(DType dtype, std::size_t k);
+
+/// The largest tolerance default_tolerance returns: a relative L2 error of 1 is what an
+/// all-zero output scores, so a bound near 1 would accept one.
+inline constexpr double kMaxTolerance = 0.25;
 
 /// A bit pattern that no kernel produces by accident: a quiet NaN with payload 0x7fedcb
 /// (0x7fffedcb as fp32). Fill outputs with it before each launch so unwritten elements fail.
