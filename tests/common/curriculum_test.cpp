@@ -182,6 +182,19 @@ TEST(CurriculumData, AvailableExactlyWhereTheLabFolderHasACMakeLists) {
   }
 }
 
+TEST(CurriculumReadme, ModuleTableMarksExactlyTheAvailableModules) {
+  // README.md's module table: one row per module, "**available**" exactly where the data
+  // says so, so the front page never advertises a lab that does not exist.
+  const std::string readme = read_text(kSourceDir / "README.md");
+  for (const Module& module : committed_curriculum().modules) {
+    const auto row_start = readme.find("| " + module.id + " |");
+    ASSERT_NE(row_start, std::string::npos) << "README.md has no row for " << module.id;
+    const std::string row = readme.substr(row_start, readme.find('\n', row_start) - row_start);
+    EXPECT_EQ(contains(row, "**available**"), module.status == Status::kAvailable)
+        << module.id << ": README row '" << row << "' disagrees with data/curriculum.json";
+  }
+}
+
 // ---- validation of hand-written curricula --------------------------------------------
 
 TEST(CurriculumValidation, AcceptsASmallDagAndOrdersItPrerequisitesFirst) {

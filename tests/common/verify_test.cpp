@@ -194,13 +194,24 @@ TEST(DefaultTolerance, GrowsAsSqrtK) {
 
 TEST(DefaultTolerance, LowerPrecisionTypesGetLooserBounds) {
   // u: f64 2^-53 < f32 2^-24 < tf32 = f16 2^-11 < bf16 2^-8 < e4m3 2^-4 < e5m2 2^-3.
-  constexpr std::size_t k = 256;
+  // At k = 4 none of them reaches the cap (e4m3: 8 * 2^-4 * 2 = 1, capped at 0.25; e5m2 too).
+  constexpr std::size_t k = 4;
   EXPECT_LT(default_tolerance(DType::f64, k), default_tolerance(DType::f32, k));
   EXPECT_LT(default_tolerance(DType::f32, k), default_tolerance(DType::bf16, k));
   EXPECT_LT(default_tolerance(DType::f16, k), default_tolerance(DType::bf16, k));
-  EXPECT_LT(default_tolerance(DType::bf16, k), default_tolerance(DType::fp8_e4m3, k));
-  // bf16 at k = 256: 8 * 2^-8 * 16 = 0.5.
-  EXPECT_EQ(default_tolerance(DType::bf16, k), 0.5);
+  // bf16 at k = 4: 8 * 2^-8 * 2 = 2^-4.
+  EXPECT_EQ(default_tolerance(DType::bf16, k), 0.0625);
+}
+
+TEST(DefaultTolerance, IsCappedSoThatAnAllZeroOutputNeverPasses) {
+  // An all-zero output has relative L2 error exactly 1. bf16 at k = 256 would be
+  // 8 * 2^-8 * 16 = 0.5 and e4m3 at k = 4 would be 1: both are capped at kMaxTolerance.
+  EXPECT_EQ(default_tolerance(DType::bf16, 256), tutor::kMaxTolerance);
+  EXPECT_EQ(default_tolerance(DType::fp8_e4m3, 4), tutor::kMaxTolerance);
+  EXPECT_LT(tutor::kMaxTolerance, 1.0);
+  const std::vector<float> zeros(4, 0.0f);
+  const std::vector<double> ref = {1, 2, 3, 4};
+  EXPECT_FALSE(tutor::compare(zeros, ref, default_tolerance(DType::fp8_e5m2, 1 << 20)).passed);
 }
 
 // ------------------------------------------------------------------ poison

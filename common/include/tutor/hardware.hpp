@@ -35,9 +35,19 @@ struct GpuSpec {
   Sourced bf16_TFLOPs;         ///< dense BF16 tensor/matrix rate
   Sourced fp16_TFLOPs;         ///< dense FP16 tensor/matrix rate
   Sourced fp8_TFLOPs;          ///< dense FP8 tensor/matrix rate (NaN where not supported)
+  Sourced fp4_TFLOPs;          ///< dense FP4 tensor/matrix rate (NaN where not supported)
   std::string_view fp8_variant;///< "OCP" (E4M3FN/E5M2), "FNUZ" (E4M3FNUZ/E5M2FNUZ) or "none"
   Sourced tdp_W;               ///< maximum board power
+  std::string_view interconnect; ///< GPU-to-GPU link as the datasheet names it ("NVLink 4", "Infinity Fabric", "PCIe 4.0 x16")
+  Sourced interconnect_GBps;   ///< that link's total bandwidth per GPU as the datasheet states it (bidirectional unless the source says otherwise)
 };
+
+/// Data types with a peak rate in the table, in the order B01 prints them.
+inline constexpr std::string_view kPeakDtypes[] = {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4"};
+
+/// The dense peak of `spec` for `dtype` (one of kPeakDtypes, case-insensitive) in TFLOP/s,
+/// or nullptr for an unknown dtype name. The value is NaN where the GPU has no such path.
+const Sourced* peak_TFLOPs(const GpuSpec& spec, std::string_view dtype);
 
 /// Every row of the table, in a fixed order.
 std::span<const GpuSpec> gpu_table();

@@ -1,0 +1,284 @@
+// a01_vector_add: the first kernel, inside the whole program around it.
+//
+// Part 1 runs the program a beginner writes (allocate, copy in, launch, copy out, verify,
+// free) once, timing every phase with a host clock and the kernel with device events, and
+// prints what fraction of the run the kernel was. Part 2 times the kernel alone from 2^10 to
+// 2^28 elements: where launch latency stops dominating and memory bandwidth takes over.
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "tutor/atomic_file.hpp"
+#include "tutor/cli.hpp"
+#include "tutor/gpu.hpp"
+#include "tutor/ladder.hpp"
+#include "tutor/launcher.hpp"
+#include "tutor/report.hpp"
+#include "tutor/svg_plot.hpp"
+#include "vector_add.hpp"
+
+namespace tutor::a01 {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+/// Reference in double: each fp32 sum is correctly rounded, so the relative error of the
+/// GPU result is at most the unit roundoff 2^-24 (IEEE 754-2019, sec. 4.3).
+std::vector<double> reference(const std::vector<float>& a, const std::vector<float>& b) {
+  std::vector<double> c(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) c[i] = double(a[i]) + double(b[i]);
+  return c;
+}
+const double kTolerance = default_tolerance(DType::f32, 2);
+
+/// One phase of the program and its host-clock time.
+struct Phase {
+  std::string name;
+  std::string what;
+  double ms;
+};
+
+// ---- part 1: the whole program ----------------------------------------------------------
+
+struct ProgramRun {
+  std::vector<Phase> phases;
+  double kernel_first_ms = 0;  // device events around the first launch
+  double kernel_warm_ms = 0;   // median of later launches, same buffers
+  Comparison check;
+  gpu::DeviceInfo info;
+};
+
+ProgramRun run_program(std::size_t n, int device, std::uint64_t seed) {
+  ProgramRun r;
+  auto t = Clock::now();
+  r.info = gpu::open_device(device);  // loads the driver, creates the context
+  r.phases.push_back({"runtime start", "find the GPU, create its context", ms_since(t)});
+
+  t = Clock::now();
+  std::vector<float> a(n), b(n), c(n);
+  fill_random(a, seed);
+  fill_random(b, seed + 1);
+  r.phases.push_back({"host inputs", "allocate and fill a, b on the host", ms_since(t)});
+  {
+    t = Clock::now();
+    gpu::DeviceBuffer da(n * 4), db(n * 4), dc(n * 4);
+    r.phases.push_back({"device alloc", "cudaMalloc / hipMalloc of a, b, c", ms_since(t)});
+
+    t = Clock::now();
+    da.upload(a.data(), n * 4);
+    db.upload(b.data(), n * 4);
+    r.phases.push_back({"copy in", "a, b host -> device (pageable memory)", ms_since(t)});
+
+    t = Clock::now();
+    gpu::Event start, stop;
+    dc.fill_u32(kPoisonBitsF32);
+    start.record();
+    TUTOR_LAUNCHER(launch_vector_add)(da.as<float>(), db.as<float>(), dc.as<float>(), n);
+    stop.record();
+    stop.synchronize();
+    gpu::check_last_error("vector_add");
+    r.kernel_first_ms = stop.elapsed_ms_since(start);
+    r.phases.push_back({"launch + kernel", "first launch (loads the kernel's module) and wait", ms_since(t)});
+
+    t = Clock::now();
+    dc.download(c.data(), n * 4);
+    r.phases.push_back({"copy out", "c device -> host", ms_since(t)});
+
+    t = Clock::now();
+    r.check = compare(c, reference(a, b), kTolerance);
+    r.phases.push_back({"verify", "compare c with a + b in double on the host", ms_since(t)});
+
+    // Not part of the program's story: the same kernel warm, to show the first launch's cost.
+    std::vector<double> warm;
+    for (int i = 0; i < 20; ++i) {
+      start.record();
+      TUTOR_LAUNCHER(launch_vector_add)(da.as<float>(), db.as<float>(), dc.as<float>(), n);
+      stop.record();
+      stop.synchronize();
+      warm.push_back(stop.elapsed_ms_since(start));
+    }
+    r.kernel_warm_ms = summarize(warm).median;
+    t = Clock::now();
+  }  // buffers and events freed here
+  r.phases.push_back({"free", "cudaFree / hipFree of a, b, c", ms_since(t)});
+  return r;
+}
+
+// ---- part 2: kernel time against size ------------------------------------------------------
+
+/// One size of the sweep: a, b of fresh random floats, c poisoned before each checked launch.
+class AddCase {
+ public:
+  AddCase(std::size_t n, std::uint64_t seed) : n_(n), a_(n * 4), b_(n * 4), c_(n * 4), got_(n) {
+    std::vector<float> a(n), b(n);
+    fill_random(a, seed);
+    fill_random(b, seed + 1);
+    a_.upload(a.data(), n * 4);
+    b_.upload(b.data(), n * 4);
+    ref_ = reference(a, b);
+  }
+  std::string label() const { return fmt::format("n={}", n_); }
+  void poison() { c_.fill_u32(kPoisonBitsF32); }
+  Comparison check() {
+    c_.download(got_.data(), n_ * 4);
+    return compare(got_, ref_, kTolerance);
+  }
+  double bytes() const { return 12.0 * double(n_); }  // read a and b, write c
+  double flops() const { return double(n_); }
+  void run() { TUTOR_LAUNCHER(launch_vector_add)(a_.as<float>(), b_.as<float>(), c_.as<float>(), n_); }
+
+ private:
+  std::size_t n_;
+  gpu::DeviceBuffer a_, b_, c_;
+  std::vector<double> ref_;
+  std::vector<float> got_;
+};
+
+struct Options {
+  int log2_elements = 20, min_log2 = 10, max_log2 = 28, reps = 30, warmup = 5, device = 0;
+  std::uint64_t seed = 0;
+  std::string json_path, csv_path, plot_path;
+};
+
+int run(int argc, char** argv) {
+  const auto program_start = Clock::now();
+  Options o;
+  CLI::App app{"A01 Foundations: a vector add, the whole program around it, and kernel time "
+               "from 2^10 to 2^28 elements", "a01_vector_add"};
+  app.add_option("--log2-elements", o.log2_elements, "elements of the whole-program run, as a power of two")
+      ->check(CLI::Range(0, 29));
+  app.add_option("--min-log2", o.min_log2, "smallest sweep size, log2 of elements")->check(CLI::Range(0, 29));
+  app.add_option("--max-log2", o.max_log2, "largest sweep size, log2 of elements")->check(CLI::Range(0, 29));
+  app.add_option("--reps", o.reps, "timed launches per size")->check(CLI::Range(1, 10000));
+  app.add_option("--warmup", o.warmup, "untimed launches per size")->check(CLI::Range(0, 1000));
+  app.add_option("--device", o.device, "GPU index")->check(CLI::Range(0, 63));
+  app.add_option("--seed", o.seed, "seed of the random inputs (default: fresh every run)");
+  auto* json = app.add_option("--json", o.json_path, "write the JSON record to PATH ('-' or no PATH: stdout)")->expected(0, 1);
+  app.add_option("--csv", o.csv_path, "write the sweep as CSV (default: beside --json, .csv)");
+  app.add_option("--plot", o.plot_path, "draw kernel time and GB/s against size as SVG");
+  if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
+  if (json->count() > 0 && o.json_path.empty()) o.json_path = "-";
+  if (o.min_log2 > o.max_log2) throw UsageError("--min-log2: must not exceed --max-log2");
+  std::FILE* human = o.json_path == "-" ? stderr : stdout;
+  const bool progress = ::isatty(STDERR_FILENO);
+  const std::uint64_t seed = o.seed ? o.seed : fresh_seed();
+
+  // Part 1 first: only the first use of the GPU in a process pays for starting the runtime.
+  const std::size_t n_program = std::size_t(1) << o.log2_elements;
+  const ProgramRun prog = run_program(n_program, o.device, seed);
+  double total_ms = 0;
+  for (const auto& p : prog.phases) total_ms += p.ms;
+  const double since_main_ms = ms_since(program_start);
+
+  LabRecord record;
+  record.lab = "a01_vector_add";
+  record.module = "A01";
+  record.command = command_line(argc, argv);
+  record.device.info = prog.info;
+  if (progress) fmt::print(stderr, "measuring the copy ceiling...\n");
+  record.device.copy_GBps = gpu::measure_copy_GBps(std::size_t(1) << 30);
+  record.ceiling = {record.device.info.vendor == "AMD" ? "device-to-device copy (hipMemcpy)"
+                                                       : "device-to-device copy (cudaMemcpy)",
+                    record.device.copy_GBps, CeilingUnit::GBps};
+
+  print_device_header(human, record.device);
+  fmt::print(human, "\nPart 1: the whole program, vector add of {} floats (2^{}), host clock per phase\n",
+             n_program, o.log2_elements);
+  fmt::print(human, "{:<16} {:>10} {:>8}  {}\n", "phase", "ms", "of run", "what happens");
+  for (const auto& p : prog.phases)
+    fmt::print(human, "{:<16} {:>10.3f} {:>7.1f}%  {}\n", p.name, p.ms, 100 * p.ms / total_ms, p.what);
+  fmt::print(human, "{:<16} {:>10.3f} {:>7.1f}%  (main() to here: {:.3f} ms)\n", "total", total_ms, 100.0,
+             since_main_ms);
+  fmt::print(human, "kernel (device events): first launch {:.4f} ms, warm {:.4f} ms = {:.3f}% of the "
+                    "program; verified: {}\n", prog.kernel_first_ms, prog.kernel_warm_ms,
+             100 * prog.kernel_first_ms / total_ms, prog.check.passed ? "yes" : "NO: " + prog.check.reason);
+
+  // Part 2: the sweep.
+  const TimingOptions timing{o.warmup, o.reps, true};
+  const Step<AddCase> step{"vector_add", "c = a + b, one thread per element", [](AddCase& c) { c.run(); }};
+  std::string csv = "elements,bytes,time_ms_median,time_ms_min,time_ms_max,GBps,fraction_of_copy,verified\n";
+  std::vector<std::pair<double, double>> time_us, gbps;
+  std::optional<std::size_t> crossover;
+  for (int k = o.min_log2; k <= o.max_log2; ++k) {
+    const std::size_t n = std::size_t(1) << k;
+    if (progress) fmt::print(stderr, "sweep: 2^{} elements...\n", k);
+    AddCase c(n, seed + 2 * std::uint64_t(k) + 10);
+    StepResult r = run_step(step, std::span<AddCase* const>(), c, timing);
+    r.name = fmt::format("n=2^{}", k);
+    record.variants.push_back(std::move(r));
+  }
+  finish_ladder(record.variants, record.ceiling);
+  fmt::print(human, "\nPart 2: kernel time against size (device events, median of {}, L2 flushed)\n", o.reps);
+  fmt::print(human, "{:<8} {:>12} {:>26} {:>9} {:>8}  {}\n", "n", "MB moved", "kernel us: median (min-max)",
+             "GB/s", "of copy", "verified");
+  for (auto& r : record.variants) {
+    r.speedup_vs_prev = r.speedup_vs_first = 0;  // a size sweep is not a ladder
+    if (!r.timed) { fmt::print(human, "{:<8} not timed: {}\n", r.name, r.checks.back().cmp.reason); continue; }
+    const double n = r.bytes / 12;
+    if (!crossover && r.fraction_of_ceiling >= 0.5) crossover = std::size_t(n);
+    time_us.push_back({n, 1e3 * r.time_ms.median});
+    gbps.push_back({n, r.GBps});
+    fmt::print(human, "{:<8} {:>12.3f} {:>26} {:>9.1f} {:>7.1f}%  {}\n", r.name, r.bytes / 1e6,
+               fmt::format("{:.2f} ({:.2f}-{:.2f})", 1e3 * r.time_ms.median, 1e3 * r.time_ms.min,
+                           1e3 * r.time_ms.max), r.GBps, 100 * r.fraction_of_ceiling, r.verified ? "yes" : "NO");
+    csv += fmt::format("{},{},{},{},{},{},{},{}\n", std::llround(n), r.bytes, r.time_ms.median, r.time_ms.min,
+                       r.time_ms.max, r.GBps, r.fraction_of_ceiling, r.verified);
+  }
+  const double floor_us = time_us.empty() ? 0 : time_us.front().second;
+  if (crossover)
+    fmt::print(human, "kernel time stays near {:.1f} us (launch and latency) for small n; from {} elements "
+                      "({:.1f} MB moved) the kernel reaches half the copy bandwidth: bandwidth takes over\n",
+               floor_us, *crossover, 12.0 * double(*crossover) / 1e6);
+
+  nlohmann::json phases = nlohmann::json::array();
+  for (const auto& p : prog.phases) phases.push_back({{"name", p.name}, {"what", p.what}, {"ms", p.ms},
+                                                      {"fraction", p.ms / total_ms}});
+  record.problem = {{"op", "c = a + b"}, {"dtype", "fp32"}, {"program_elements", n_program},
+                    {"sweep_log2", {o.min_log2, o.max_log2}}, {"seed", seed}};
+  record.notes = {{"program", {{"phases", phases}, {"total_ms", total_ms}, {"main_to_end_ms", since_main_ms},
+                               {"kernel_first_launch_ms", prog.kernel_first_ms},
+                               {"kernel_warm_ms", prog.kernel_warm_ms},
+                               {"kernel_fraction_of_program", prog.kernel_first_ms / total_ms},
+                               {"verified", prog.check.passed}, {"clock", "std::chrono::steady_clock per phase"}}},
+                  {"sweep", {{"latency_floor_us", floor_us},
+                             {"half_copy_bandwidth_from_elements", crossover ? nlohmann::json(*crossover) : nlohmann::json(nullptr)},
+                             {"timing", {{"warmup", o.warmup}, {"reps", o.reps}, {"flush_l2", true}}}}}};
+  if (!o.json_path.empty()) write_json(to_json(record), o.json_path);
+  std::string csv_path = o.csv_path;
+  if (csv_path.empty() && !o.json_path.empty() && o.json_path != "-")
+    csv_path = (o.json_path.ends_with(".json") ? o.json_path.substr(0, o.json_path.size() - 5) : o.json_path) + ".csv";
+  if (!csv_path.empty()) write_file_atomic(csv_path, csv);
+  if (!o.plot_path.empty() && !time_us.empty()) {
+    std::vector<std::pair<double, double>> ceiling = {{gbps.front().first, record.device.copy_GBps},
+                                                      {gbps.back().first, record.device.copy_GBps}};
+    write_file_atomic(o.plot_path, render_svg({fmt::format("Vector add on {}: kernel time and bandwidth", prog.info.name),
+                                               "elements", "kernel time (us) / GB/s", true, true, 10,
+                                               {{"kernel time, us (median)", time_us, PlotSeries::Style::line, "#1f77b4"},
+                                                {"achieved GB/s", gbps, PlotSeries::Style::line, "#d62728"},
+                                                {"copy ceiling, GB/s", ceiling, PlotSeries::Style::dashed, "#7f7f7f"}},
+                                               {}}));
+  }
+  bool ok = prog.check.passed;
+  for (const auto& r : record.variants) ok = ok && r.verified;
+  if (!ok) {
+    fmt::print(stderr, "a01_vector_add: verification FAILED\n");
+    return kExitCheckFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+}  // namespace tutor::a01
+
+int main(int argc, char** argv) {
+  return tutor::run_main("a01_vector_add", [&] { return tutor::a01::run(argc, argv); });
+}
