@@ -144,16 +144,17 @@ std::string intensity_label(double i) {
 struct SweepOptions {
   std::vector<std::string> dtypes{"fp32", "bf16"};
   double min_intensity = 1.0 / 8, max_intensity = 1024;
-  int reps = 20, warmup = 3, device = 0;
+  int reps = 20, warmup = 3, device = 0, max_elements_log2 = 26;
   std::uint64_t seed = 0;
   std::string json_path, csv_path, plot_path;
 };
 
-/// Elements per point: 2^26 (512 MiB of fp32 traffic, 8x a 60 MB L2) while the point is
-/// cheap, fewer at high intensity so each launch stays near 2^34 FLOPs (~0.3 ms at 60 TFLOP/s).
-std::size_t elements_for(int flops) {
-  const std::size_t base = std::size_t(1) << 26;
-  return std::max<std::size_t>(std::size_t(1) << 20, std::min(base, base * 256 / std::size_t(flops)));
+/// Elements per point: 2^26 by default (512 MiB of fp32 traffic, 8x a 60 MB L2) while the
+/// point is cheap, fewer at high intensity so each launch stays near 2^34 FLOPs (~0.3 ms at
+/// 60 TFLOP/s), and never fewer than 2^20 (or the cap, if it is lower).
+std::size_t elements_for(int flops, int max_log2) {
+  const std::size_t base = std::size_t(1) << max_log2;
+  return std::max<std::size_t>(std::min(base, std::size_t(1) << 20), std::min(base, base * 256 / std::size_t(flops)));
 }
 
 int run_sweep(const SweepOptions& o, int argc, char** argv) {
@@ -189,7 +190,7 @@ int run_sweep(const SweepOptions& o, int argc, char** argv) {
     for (double I = std::max(o.min_intensity, type.min_intensity); I <= o.max_intensity * 1.0001; I *= 2) {
       const int k = static_cast<int>(std::lround(I * 2 * double(type.elem_bytes)));
       SweepCase odd(type, 1000003, k, seed + 7 * k + 1);
-      SweepCase timed(type, elements_for(k), k, seed + 7 * k + 2);
+      SweepCase timed(type, elements_for(k, o.max_elements_log2), k, seed + 7 * k + 2);
       const Step<SweepCase> step{fmt::format("{} I={}", type.name, intensity_label(I)),
                                  fmt::format("{} FLOP(s) per {}-byte element", k, 2 * type.elem_bytes),
                                  [](SweepCase& c) { c.run(); }};
@@ -252,6 +253,7 @@ int run_sweep(const SweepOptions& o, int argc, char** argv) {
   }
 
   record.problem = {{"op", "intensity sweep: out[i] = f_k(in[i])"}, {"dtypes", o.dtypes},
+                    {"max_elements_log2", o.max_elements_log2},
                     {"min_intensity", o.min_intensity}, {"max_intensity", o.max_intensity}, {"seed", seed}};
   record.notes = {{"fit", fits},
                   {"fit_method", "least squares on log rate, ridge by 1-D search (roofline_fit.hpp)"},
@@ -377,6 +379,9 @@ int run(int argc, char** argv) {
   sweep->add_option("--reps", s.reps, "timed launches per point")->check(CLI::Range(1, 10000));
   sweep->add_option("--warmup", s.warmup, "untimed launches per point")->check(CLI::Range(0, 1000));
   sweep->add_option("--device", s.device, "GPU index")->check(CLI::Range(0, 63));
+  sweep->add_option("--max-elements-log2", s.max_elements_log2,
+                    "largest problem, log2 of elements (small values for compute-sanitizer runs)")
+      ->check(CLI::Range(10, 28));
   sweep->add_option("--seed", s.seed, "seed of the random inputs (default: fresh every run)");
   auto* json = sweep->add_option("--json", s.json_path, "write the JSON record to PATH ('-' or no PATH: stdout)")->expected(0, 1);
   sweep->add_option("--csv", s.csv_path, "write the points as CSV (default: beside --json, .csv)");
