@@ -34,6 +34,13 @@ std::string escape(const std::string& s) {
 }
 
 std::string tick_label(double v) {
+  // 1k, 10k, 1M ... for round numbers at or above 1000: "1e+06" is hard to read at a glance.
+  const char* suffix[] = {"k", "M", "G", "T"};
+  for (int i = 3; i >= 0; --i) {
+    const double unit = std::pow(1000.0, i + 1);
+    if (v >= unit && std::abs(v / unit - std::round(v / unit)) < 1e-9)
+      return fmt::format("{:g}{}", std::round(v / unit), suffix[i]);
+  }
   if (v >= 1 || v == 0) return fmt::format("{:g}", v);
   const double inv = 1 / v;
   if (std::abs(inv - std::round(inv)) < 1e-9) return fmt::format("1/{:g}", std::round(inv));
@@ -98,12 +105,14 @@ std::string render_svg(const PlotSpec& spec) {
                      kHeight - 18, escape(spec.x_label));
   svg += fmt::format("<text transform=\"translate(22 {}) rotate(-90)\" text-anchor=\"middle\">{}</text>\n",
                      (y0 + y1) / 2, escape(spec.y_label));
+  double marker_y = y1 + 14;  // one label line per marker, so close markers stay readable
   for (const auto& [mx, label] : spec.x_markers) {
     if (!x.drawable(mx) || mx < x.lo || mx > x.hi) continue;
     const double px = x.map(mx, x0, x1);
     svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#888\" "
                        "stroke-dasharray=\"2 3\"/><text x=\"{3:.1f}\" y=\"{4}\" fill=\"#555\">{5}</text>\n",
-                       px, y0, y1, px + 4, y1 + 14, escape(label));
+                       px, y0, y1, px + 4, marker_y, escape(label));
+    marker_y += 14;
   }
   double legend_y = kTop + 10;
   for (const auto& s : spec.series) {
