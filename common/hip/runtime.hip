@@ -118,7 +118,9 @@ void flush_l2() {
     int device = 0, l2 = 0;
     TUTOR_GPU_CHECK(hipGetDevice(&device));
     TUTOR_GPU_CHECK(hipDeviceGetAttribute(&l2, hipDeviceAttributeL2CacheSize, device));
-    scratch = DeviceBuffer(std::max<std::size_t>(2 * static_cast<std::size_t>(l2), 1 << 20));
+    // CDNA3 (MI300) has a 256 MB Infinity Cache behind the L2 the runtime reports, so twice
+    // the L2 is not enough to evict it: write at least 512 MiB (the CUDA twin needs only 2x L2).
+    scratch = DeviceBuffer(std::max<std::size_t>(2 * static_cast<std::size_t>(l2), std::size_t(512) << 20));
   }
   TUTOR_GPU_CHECK(hipMemsetAsync(scratch.get(), 0, scratch.bytes()));
 }
