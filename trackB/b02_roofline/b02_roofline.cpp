@@ -185,7 +185,7 @@ int run_sweep(const SweepOptions& o, int argc, char** argv) {
     const SweepType& type = dname == "fp32" ? kFp32 : kBf16;
     std::vector<RooflinePoint> points;
     std::vector<std::pair<double, double>> measured;
-    const std::size_t first = record.variants.size();
+    std::vector<StepResult> rows;  // this dtype's points, finished on their own
     // A small odd-sized case checks the tail path of every point (n % 8 != 0).
     for (double I = std::max(o.min_intensity, type.min_intensity); I <= o.max_intensity * 1.0001; I *= 2) {
       const int k = static_cast<int>(std::lround(I * 2 * double(type.elem_bytes)));
@@ -196,12 +196,10 @@ int run_sweep(const SweepOptions& o, int argc, char** argv) {
                                  [](SweepCase& c) { c.run(); }};
       if (progress) fmt::print(stderr, "{}...\n", step.name);
       SweepCase* checks[] = {&odd};
-      StepResult r = run_step(step, std::span<SweepCase* const>(checks), timed, timing);
-      record.variants.push_back(r);
+      rows.push_back(run_step(step, std::span<SweepCase* const>(checks), timed, timing));
     }
-    finish_ladder(record.variants, record.ceiling);
-    for (std::size_t i = first; i < record.variants.size(); ++i) {
-      auto& r = record.variants[i];
+    finish_ladder(rows, record.ceiling);
+    for (auto& r : rows) {
       r.speedup_vs_prev = r.speedup_vs_first = 0;  // a sweep is not a ladder
       const double I = r.flops / r.bytes;
       if (r.timed) {
@@ -213,6 +211,7 @@ int run_sweep(const SweepOptions& o, int argc, char** argv) {
                          std::llround(r.bytes / (2.0 * type.elem_bytes)), r.bytes, r.flops,
                          r.time_ms.median, r.time_ms.min, r.time_ms.max, r.TFLOPs, r.GBps, r.verified);
     }
+    record.variants.insert(record.variants.end(), rows.begin(), rows.end());
     if (points.size() < 3) continue;
     const RooflineFit fit = fit_roofline(points);
     const double measured_ridge = roofline::ridge_point(record.device.fma_TFLOPs, record.device.copy_GBps);

@@ -112,8 +112,10 @@ __global__ void sweep_bf16(const std::uint16_t* in, std::uint16_t* out, std::siz
   }
   const std::size_t tail = 8 * n8 + threadIdx.x;
   if (blockIdx.x == 0 && tail < n) {
+    // One rounding per step, as in the widened path above.
     hip_bfloat16 y = reinterpret_cast<const hip_bfloat16*>(in)[tail];
-    y = hip_bfloat16(apply(static_cast<float>(y), flops, a, b));  // one rounding at the end
+    if (flops == 1) y = hip_bfloat16(static_cast<float>(y) * a);
+    for (int k = 0; flops > 1 && k < flops / 2; ++k) y = hip_bfloat16(fmaf(static_cast<float>(y), a, b));
     reinterpret_cast<hip_bfloat16*>(out)[tail] = y;
   }
 }
