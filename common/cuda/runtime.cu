@@ -14,7 +14,8 @@ DeviceInfo open_device(int ordinal) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess || count == 0)
-    throw NoDevice(std::string("the CUDA runtime found no NVIDIA GPU (cudaGetDeviceCount: ") +
+    throw NoDevice(std::string("the CUDA runtime found no NVIDIA GPU (looked for an NVIDIA driver and "
+                               "device; cudaGetDeviceCount said: ") +
                    (status == cudaSuccess ? "0 devices" : cudaGetErrorString(status)) + ")");
   if (ordinal < 0 || ordinal >= count)
     throw NoDevice("device " + std::to_string(ordinal) + " was asked for; CUDA sees " +

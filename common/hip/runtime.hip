@@ -14,7 +14,8 @@ DeviceInfo open_device(int ordinal) {
   int count = 0;
   const hipError_t status = hipGetDeviceCount(&count);
   if (status != hipSuccess || count == 0)
-    throw NoDevice(std::string("the HIP runtime found no AMD GPU (hipGetDeviceCount: ") +
+    throw NoDevice(std::string("the HIP runtime found no AMD GPU (looked for an AMD driver and "
+                               "device; hipGetDeviceCount said: ") +
                    (status == hipSuccess ? "0 devices" : hipGetErrorString(status)) + ")");
   if (ordinal < 0 || ordinal >= count)
     throw NoDevice("device " + std::to_string(ordinal) + " was asked for; HIP sees " +

@@ -3,9 +3,67 @@
 #include <cstdio>
 #include <exception>
 
+#include "tutor/atomic_file.hpp"
 #include "tutor/gpu.hpp"
 
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+
 namespace tutor {
+
+namespace {
+std::string one_line(std::string text) {
+  for (auto& ch : text)
+    if (ch == '\n' || ch == '\r') ch = ' ';
+  return text;
+}
+}  // namespace
+
+const CLI::Validator& decimal_integer() {
+  static const CLI::Validator v(
+      [](std::string& s) -> std::string {
+        const bool digits = !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+        if (!digits || (s.size() > 1 && s[0] == '0'))
+          return "'" + s + "' is not a plain decimal integer";
+        std::uint64_t value = 0;
+        const auto r = std::from_chars(s.data(), s.data() + s.size(), value);
+        if (r.ec != std::errc()) return "'" + s + "' is too large";
+        return "";
+      },
+      "INT");
+  return v;
+}
+
+const CLI::Validator& finite_number() {
+  static const CLI::Validator v(
+      [](std::string& s) -> std::string {
+        char* end = nullptr;
+        const double d = std::strtod(s.c_str(), &end);
+        if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(d))
+          return "'" + s + "' is not a finite number";
+        return "";
+      },
+      "NUMBER");
+  return v;
+}
+
+void require_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& options) {
+  for (std::size_t i = 0; i < options.size(); ++i)
+    for (std::size_t j = i + 1; j < options.size(); ++j) {
+      const auto& [a, pa] = options[i];
+      const auto& [b, pb] = options[j];
+      if (!pa.empty() && pa != "-" && pa == pb)
+        throw UsageError(a + " and " + b + " both write " + pa + "; give them different paths");
+    }
+}
+
+void require_writable(const std::string& option, const std::string& path) {
+  if (path.empty() || path == "-") return;
+  if (const std::string why = check_output_path(path); !why.empty())
+    throw UsageError(option + ": cannot write " + path + ": " + why);
+}
 
 int parse_command_line(CLI::App& app, int argc, char** argv) {
   try {
@@ -27,18 +85,24 @@ int parse_command_line(CLI::App& app, int argc, char** argv) {
 }
 
 int run_main(const std::string& program, const std::function<int()>& body) {
+  int rc = kExitCheckFailed;
   try {
-    return body();
+    rc = body();
   } catch (const UsageError& e) {
-    std::fprintf(stderr, "%s: error: %s\n", program.c_str(), e.what());
+    std::fprintf(stderr, "%s: error: %s\n", program.c_str(), one_line(e.what()).c_str());
     return kExitBadInput;
   } catch (const gpu::NoDevice& e) {
-    std::fprintf(stderr, "%s: no usable GPU: %s\n", program.c_str(), e.what());
+    std::fprintf(stderr, "%s: no usable GPU: %s\n", program.c_str(), one_line(e.what()).c_str());
     return kExitNoGpu;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: failed: %s\n", program.c_str(), e.what());
+    std::fprintf(stderr, "%s: failed: %s\n", program.c_str(), one_line(e.what()).c_str());
     return kExitCheckFailed;
   }
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "%s: failed: cannot write to standard output\n", program.c_str());
+    return kExitCheckFailed;
+  }
+  return rc;
 }
 
 std::string command_line(int argc, char** argv) {

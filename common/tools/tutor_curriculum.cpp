@@ -109,5 +109,16 @@ int main(int argc, char** argv) {
       ->needs(out_option);
 
   if (const int parsed = tutor::parse_command_line(app, argc, argv); parsed >= 0) return parsed;
-  return tutor::run_main(kProgram, [&] { return run(data_path, out_path, check); });
+  return tutor::run_main(kProgram, [&] {
+    std::error_code ec;
+    // The data must be a regular file of sane size (not /dev/zero), and never the output.
+    if (!fs::is_regular_file(data_path, ec) || fs::file_size(data_path, ec) > (16u << 20))
+      throw tutor::UsageError(fmt::format("--data {}: must be a readable JSON file of at most 16 MiB", data_path));
+    if (!out_path.empty() && fs::exists(out_path, ec) && fs::equivalent(data_path, out_path, ec))
+      throw tutor::UsageError(fmt::format("--out {}: is the --data file; write the Markdown elsewhere", out_path));
+    if (check && fs::exists(out_path, ec) && !fs::is_regular_file(out_path, ec))
+      throw tutor::UsageError(fmt::format("--out {}: is not a regular file", out_path));
+    if (!check) tutor::require_writable("--out", out_path);
+    return run(data_path, out_path, check);
+  });
 }

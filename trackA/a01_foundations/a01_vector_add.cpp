@@ -155,18 +155,22 @@ int run(int argc, char** argv) {
   CLI::App app{"A01 Foundations: a vector add, the whole program around it, and kernel time "
                "from 2^10 to 2^28 elements", "a01_vector_add"};
   app.add_option("--log2-elements", o.log2_elements, "elements of the whole-program run, as a power of two")
-      ->check(CLI::Range(0, 29));
-  app.add_option("--min-log2", o.min_log2, "smallest sweep size, log2 of elements")->check(CLI::Range(0, 29));
-  app.add_option("--max-log2", o.max_log2, "largest sweep size, log2 of elements")->check(CLI::Range(0, 29));
-  app.add_option("--reps", o.reps, "timed launches per size")->check(CLI::Range(1, 10000));
-  app.add_option("--warmup", o.warmup, "untimed launches per size")->check(CLI::Range(0, 1000));
-  app.add_option("--device", o.device, "GPU index")->check(CLI::Range(0, 63));
-  app.add_option("--seed", o.seed, "seed of the random inputs (default: fresh every run)");
+      ->check(decimal_integer())->check(CLI::Range(0, 29));
+  app.add_option("--min-log2", o.min_log2, "smallest sweep size, log2 of elements")->check(decimal_integer())->check(CLI::Range(0, 29));
+  app.add_option("--max-log2", o.max_log2, "largest sweep size, log2 of elements")->check(decimal_integer())->check(CLI::Range(0, 29));
+  app.add_option("--reps", o.reps, "timed launches per size")->check(decimal_integer())->check(CLI::Range(1, 10000));
+  app.add_option("--warmup", o.warmup, "untimed launches per size")->check(decimal_integer())->check(CLI::Range(0, 1000));
+  app.add_option("--device", o.device, "GPU index")->check(decimal_integer())->check(CLI::Range(0, 63));
+  app.add_option("--seed", o.seed, "seed of the random inputs (default: fresh every run)")->check(decimal_integer());
   auto* json = app.add_option("--json", o.json_path, "write the JSON record to PATH ('-' or no PATH: stdout)")->expected(0, 1);
   app.add_option("--csv", o.csv_path, "write the sweep as CSV (default: beside --json, .csv)");
   app.add_option("--plot", o.plot_path, "draw kernel time and GB/s against size as SVG");
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
   if (json->count() > 0 && o.json_path.empty()) o.json_path = "-";
+  require_writable("--json", o.json_path);
+  require_writable("--csv", o.csv_path);
+  require_writable("--plot", o.plot_path);
+  require_distinct_outputs({{"--json", o.json_path}, {"--csv", o.csv_path}, {"--plot", o.plot_path}});
   if (o.min_log2 > o.max_log2) throw UsageError("--min-log2: must not exceed --max-log2");
   std::FILE* human = o.json_path == "-" ? stderr : stdout;
   const bool progress = ::isatty(STDERR_FILENO);

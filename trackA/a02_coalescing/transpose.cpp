@@ -121,26 +121,30 @@ int run(int argc, char** argv) {
   CLI::App app{"A02 Memory coalescing: a transpose ladder from naive to near copy bandwidth, "
                "every step verified and timed on this GPU",
                "a02_transpose"};
-  app.add_option("--rows", o.rows, "rows of the input matrix (its height)")->check(CLI::Range(1, 65536));
-  app.add_option("--cols", o.cols, "columns of the input matrix (its width)")->check(CLI::Range(1, 65536));
+  app.add_option("--rows", o.rows, "rows of the input matrix (its height)")->check(decimal_integer())->check(CLI::Range(1, 65536));
+  app.add_option("--cols", o.cols, "columns of the input matrix (its width)")->check(decimal_integer())->check(CLI::Range(1, 65536));
   app.add_option("--reps", o.reps, "timed launches per step (median, min and max are reported)")
-      ->check(CLI::Range(1, 10000));
-  app.add_option("--warmup", o.warmup, "untimed launches before timing")->check(CLI::Range(0, 1000));
+      ->check(decimal_integer())->check(CLI::Range(1, 10000));
+  app.add_option("--warmup", o.warmup, "untimed launches before timing")->check(decimal_integer())->check(CLI::Range(0, 1000));
   app.add_option("--variant", o.variants,
                  "run only these steps (repeatable); 'exercise' runs your kernel from exercises/");
-  app.add_flag("--list", o.list, "list the steps and what each changes, then exit (no GPU needed)");
+  auto* list = app.add_flag("--list", o.list, "list the steps and what each changes, then exit (no GPU needed)");
   auto* json = app.add_option("--json", o.json_path, "write the JSON record to PATH ('-' or no PATH: stdout)")
                    ->expected(0, 1);
-  app.add_option("--seed", o.seed, "seed of the random inputs (default: fresh every run)");
-  app.add_option("--device", o.device, "GPU index")->check(CLI::Range(0, 63));
+  app.add_option("--seed", o.seed, "seed of the random inputs (default: fresh every run)")->check(decimal_integer());
+  app.add_option("--device", o.device, "GPU index")->check(decimal_integer())->check(CLI::Range(0, 63));
   app.add_flag("--no-flush-l2", o.no_flush, "do not evict L2 before each timed launch");
   app.add_flag("--skip-large-check", o.skip_large_check,
                "skip the 16384x16384 verification case (for compute-sanitizer runs at a small "
                "size; the record lists the shapes that were verified)");
-  app.add_option("--model", o.model_gpu,
+  auto* model = app.add_option("--model", o.model_gpu,
                  "print the analytic floor for a GPU of the table instead of running (no GPU needed)");
+  list->excludes(model);
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
   if (json->count() > 0 && o.json_path.empty()) o.json_path = "-";
+  if (json->count() > 0 && (o.list || model->count() > 0))
+    throw UsageError("--json: records a run; --list and --model print to stdout only");
+  require_writable("--json", o.json_path);
 
   std::vector<TransposeStep> steps;
   {
@@ -164,7 +168,7 @@ int run(int argc, char** argv) {
     fmt::print("{:<14} {} (only with --variant exercise)\n", ex.name, ex.change);
     return kExitOk;
   }
-  if (!o.model_gpu.empty()) {
+  if (model->count() > 0) {
     print_model(o);
     return kExitOk;
   }

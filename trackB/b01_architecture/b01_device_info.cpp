@@ -368,7 +368,8 @@ int run(int argc, char** argv) {
   std::string gpu, json_path;
   std::vector<std::string> compare;
   bool list_gpus = false;
-  auto* device_opt = app.add_option("--device", device, "GPU index to describe and measure")->check(CLI::Range(0, 63));
+  auto* device_opt = app.add_option("--device", device, "GPU index to describe and measure")
+                          ->check(decimal_integer())->check(CLI::Range(0, 63));
   auto* gpu_opt = app.add_option("--gpu", gpu, "no GPU needed: the datasheet row of GPU NAME (h200, mi300x, a key of "
                                                "--list-gpus), every cell with its source, and ridge points");
   auto* compare_opt = app.add_option("--compare", compare, "no GPU needed: two GPUs of the table side by side, with "
@@ -381,6 +382,7 @@ int run(int argc, char** argv) {
   device_opt->excludes(gpu_opt)->excludes(compare_opt)->excludes(list_opt);
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
   if (json_opt->count() > 0 && json_path.empty()) json_path = "-";
+  require_writable("--json", json_path);
   if (list_gpus) return run_list(json_path);
   if (gpu_opt->count() > 0) return run_gpu(gpu, json_path);
   if (compare_opt->count() > 0) return run_compare(compare, json_path);

@@ -369,19 +369,21 @@ int run(int argc, char** argv) {
                "on a GPU's datasheet roofline (model)", "b02_roofline"};
   app.require_subcommand(0, 1);
   SweepOptions s;
-  auto* sweep = app.add_subcommand("sweep", "measure: sweep arithmetic intensity and fit the roofline (the default)");
-  sweep->add_option("--dtype", s.dtypes, "data types to sweep (repeatable)")->check(CLI::IsMember({"fp32", "bf16"}));
+  auto* sweep = app.add_subcommand("sweep", "measure: sweep arithmetic intensity and fit the roofline (what runs with "
+                                            "no subcommand; its options need the word sweep: b02_roofline sweep --reps 5)");
+  sweep->add_option("--dtype", s.dtypes, "data types to sweep (repeatable)")
+      ->transform(CLI::IsMember({"fp32", "bf16"}, CLI::ignore_case));
   sweep->add_option("--min-intensity", s.min_intensity, "lowest intensity, FLOP/byte (a power of two)")
-      ->check(CLI::Range(1.0 / 8, 1024.0));
+      ->check(finite_number())->check(CLI::Range(1.0 / 8, 1024.0));
   sweep->add_option("--max-intensity", s.max_intensity, "highest intensity, FLOP/byte (a power of two)")
-      ->check(CLI::Range(1.0 / 8, 1024.0));
-  sweep->add_option("--reps", s.reps, "timed launches per point")->check(CLI::Range(1, 10000));
-  sweep->add_option("--warmup", s.warmup, "untimed launches per point")->check(CLI::Range(0, 1000));
-  sweep->add_option("--device", s.device, "GPU index")->check(CLI::Range(0, 63));
+      ->check(finite_number())->check(CLI::Range(1.0 / 8, 1024.0));
+  sweep->add_option("--reps", s.reps, "timed launches per point")->check(decimal_integer())->check(CLI::Range(1, 10000));
+  sweep->add_option("--warmup", s.warmup, "untimed launches per point")->check(decimal_integer())->check(CLI::Range(0, 1000));
+  sweep->add_option("--device", s.device, "GPU index")->check(decimal_integer())->check(CLI::Range(0, 63));
   sweep->add_option("--max-elements-log2", s.max_elements_log2,
                     "largest problem, log2 of elements (small values for compute-sanitizer runs)")
-      ->check(CLI::Range(10, 28));
-  sweep->add_option("--seed", s.seed, "seed of the random inputs (default: fresh every run)");
+      ->check(decimal_integer())->check(CLI::Range(10, 28));
+  sweep->add_option("--seed", s.seed, "seed of the random inputs (default: fresh every run)")->check(decimal_integer());
   auto* json = sweep->add_option("--json", s.json_path, "write the JSON record to PATH ('-' or no PATH: stdout)")->expected(0, 1);
   sweep->add_option("--csv", s.csv_path, "write the points as CSV (default: beside --json, .csv)");
   sweep->add_option("--plot", s.plot_path, "draw the measured points and fitted roofline as SVG");
@@ -391,17 +393,32 @@ int run(int argc, char** argv) {
   model->add_option("--gpu", m.gpu, "GPU of the table (h100, h200, mi300x, ...)")->required();
   model->add_option("--dtype", m.dtype, "fp32, tf32, bf16, fp16, fp8 or fp4 (dense rates)");
   model->add_option("--flops", m.flops, "floating-point operations of the kernel (> 0)")->required()
-      ->check(CLI::PositiveNumber);
-  model->add_option("--bytes", m.bytes, "bytes it must move through HBM (> 0)")->required()->check(CLI::PositiveNumber);
+      ->check(finite_number());
+  model->add_option("--bytes", m.bytes, "bytes it must move through HBM (> 0)")->required()->check(finite_number());
   auto* mjson = model->add_option("--json", m.json_path, "write the result as JSON to PATH ('-' or no PATH: stdout)")->expected(0, 1);
   model->add_option("--plot", m.plot_path, "draw the roofline with this kernel as SVG");
 
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
   if (model->parsed()) {
     if (mjson->count() > 0 && m.json_path.empty()) m.json_path = "-";
+    if (!(m.flops > 0)) throw UsageError("--flops: must be a positive finite number");
+    if (!(m.bytes > 0)) throw UsageError("--bytes: must be a positive finite number");
+    const double I = m.flops / m.bytes;
+    if (!std::isfinite(I) || !(I >= 1e-6) || !(I <= 1e9))
+      throw UsageError("--flops/--bytes: arithmetic intensity must be between 1e-6 and 1e9 FLOP/byte");
+    for (auto& ch : m.dtype) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    require_writable("--json", m.json_path);
+    require_writable("--plot", m.plot_path);
+    require_distinct_outputs({{"--json", m.json_path}, {"--plot", m.plot_path}});
     return run_model(m);
   }
   if (json->count() > 0 && s.json_path.empty()) s.json_path = "-";
+  require_writable("--json", s.json_path);
+  require_writable("--csv", s.csv_path);
+  require_writable("--plot", s.plot_path);
+  require_distinct_outputs({{"--json", s.json_path}, {"--csv", s.csv_path}, {"--plot", s.plot_path}});
+  std::sort(s.dtypes.begin(), s.dtypes.end(), [](const std::string& a, const std::string&) { return a == "fp32"; });
+  s.dtypes.erase(std::unique(s.dtypes.begin(), s.dtypes.end()), s.dtypes.end());
   if (s.min_intensity > s.max_intensity)
     throw UsageError("--min-intensity: must not exceed --max-intensity");
   for (double v : {s.min_intensity, s.max_intensity})

@@ -4,10 +4,18 @@
 
 namespace tutor {
 
-/// Writes `text` to `path` atomically: a temporary file in the same folder
-/// ("<name>.tmp.<pid>", ignored by git), flushed, then renamed over `path`, so a reader or
-/// a crash sees the old file or the new one, never half of one. Throws std::runtime_error
-/// with a one-line message naming the path when the folder is missing or not writable.
+/// Writes `text` to `path` atomically: a new temporary file in the same folder (mkstemp:
+/// created exclusively, so a planted link is never followed), flushed to disk, then renamed
+/// over `path`, so a reader or a crash sees the old file or the new one, never half of one.
+/// A symbolic link keeps pointing where it did and its target gets the content; the file's
+/// mode is kept. A path that exists and is not a regular file (/dev/stdout, a pipe) is
+/// written in place. Throws std::runtime_error with a one-line message naming the path when
+/// the folder is missing or not writable, the file is read-only, or the write fails.
 void write_file_atomic(const std::string& path, const std::string& text);
+
+/// Why `path` cannot be written ("folder out does not exist", "out.json is a folder",
+/// "out.json is read-only"), or "" when it can. Labs check every output path right after
+/// parsing, so a run is never lost to a typo in --json.
+std::string check_output_path(const std::string& path);
 
 }  // namespace tutor

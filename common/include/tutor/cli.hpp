@@ -7,6 +7,8 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace tutor {
 
@@ -22,13 +24,30 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Validator for integer options: plain decimal digits only. CLI11 2.1 reads "010" as octal
+/// (8) and "0x10" as hex, and wraps "-1" or 2^64 into an unsigned seed; this rejects them.
+const CLI::Validator& decimal_integer();
+
+/// Validator for floating-point options: a finite number (CLI11's range checks let NaN pass).
+const CLI::Validator& finite_number();
+
+/// Throws UsageError("<option>: cannot write <path>: <why>") unless `path` can be written;
+/// "-" (stdout) and "" (not given) pass. Call it for every output option right after parsing.
+void require_writable(const std::string& option, const std::string& path);
+
+/// Throws UsageError when two output options name the same file ("--json and --plot both
+/// write out.svg"); "" and "-" are ignored.
+void require_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& options);
+
 /// Parses argv into `app`. On --help prints the help and returns kExitOk; on a parse
 /// error prints "<program>: error: <what CLI11 said>" on one line to stderr and returns
 /// kExitBadInput. Returns -1 when parsing succeeded and the program should go on.
 int parse_command_line(CLI::App& app, int argc, char** argv);
 
 /// Runs `body` and maps what escapes it to an exit code with a one-line message on
-/// stderr: UsageError -> 2, gpu::NoDevice -> 3, gpu::Error and anything else -> 1.
+/// stderr: UsageError -> 2, gpu::NoDevice -> 3, gpu::Error and anything else -> 1. Messages
+/// are flattened to one line. A failed write to stdout (a full disk, a closed pipe) turns a
+/// success into exit 1 with a message, never a silent 0.
 int run_main(const std::string& program, const std::function<int()>& body);
 
 /// The command line as one shell-quoted string, for the JSON record ("command").

@@ -1,0 +1,304 @@
+// B06: the KV-cache planner against hand derivations and against real vLLM startup logs.
+//
+// Units: GiB = 2^30 B (what vLLM logs), GB = 1e9 B (datasheets). Llama-3.1-8B, by hand from
+// data/models/llama-3.1-8b.json (hidden 4096, 32 layers, 32 query heads, 8 KV heads,
+// head_dim 4096 / 32 = 128, MLP 14336, vocab 128256, untied embeddings):
+//   parameters = 2 x 128256 x 4096 (embedding + LM head)                 =   1,050,673,152
+//              + 32 x [ q 4096^2 + k 4096x1024 + v 4096x1024 + o 4096^2  (41,943,040)
+//                     + MLP 3 x 4096 x 14336                             (176,160,768)
+//                     + 2 RMSNorms x 4096                                 (8,192) ]
+//                = 32 x 218,112,000                                      =   6,979,584,000
+//              + final norm 4096                                         =           4,096
+//              = 8,030,261,248 (the model card's 8.03B)
+//   bf16 weights = 2 x 8,030,261,248 = 16,060,522,496 B = 14.957527 GiB
+//   KV per token = 2 (K, V) x 32 layers x 8 KV heads x 128 x 2 B = 131,072 B
+//   one page of 16 tokens = 2,097,152 B = 2 MiB, so pages = pool in GiB x 512.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+#include "kv_planner.hpp"
+#include "model.hpp"
+#include "tutor/hardware.hpp"
+
+using namespace tutor::b06;
+namespace b05 = tutor::b05;
+
+namespace {
+
+constexpr double kLlama31_8bWeightBytes = 16060522496.0;
+
+KvPlanRequest h100_request() {
+  KvPlanRequest r;
+  r.memory = gpu_memory(*tutor::hw::find_gpu("h100"));
+  return r;  // bf16 weights and KV, utilization 0.90, 1.26 + 1.79 GiB reserves, 16-token pages
+}
+
+bool has_note(const KvPlan& p, const std::string& word) {
+  for (const auto& n : p.notes)
+    if (n.find(word) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+// The H100 80GB total: vLLM logs "total_gpu_memory (79.22GiB)" on it (torch.cuda.mem_get_info;
+// vllm-project/vllm pull 12126 and 10511), not the datasheet's 80 GB (= 74.51 GiB) nor 80 GiB.
+TEST(KvPlanner, H100TotalIsTheRuntimeFigureNotTheDatasheetGB) {
+  const GpuMemory m = gpu_memory(*tutor::hw::find_gpu("h100"));
+  EXPECT_TRUE(m.runtime_reported);
+  EXPECT_DOUBLE_EQ(m.total_bytes, 79.22 * kGiB);
+  // A GPU without a recorded runtime total falls back to the datasheet's decimal GB and says so.
+  const GpuMemory a100 = gpu_memory(*tutor::hw::find_gpu("a100-80gb"));
+  EXPECT_FALSE(a100.runtime_reported);
+  EXPECT_DOUBLE_EQ(a100.total_bytes, 80e9);
+  EXPECT_NE(a100.source.find("--gpu-memory-gib"), std::string::npos);
+}
+
+// Hand-computed case: Llama-3.1-8B bf16 on one H100 80GB at 0.90, activation reserve 1.26 GiB,
+// non-torch 1.79 GiB (the defaults), context 8192:
+//   budget  = 0.90 x 79.22 GiB                            = 71.298 GiB
+//   pool    = 71.298 - 14.957527 - 1.26 - 1.79            = 53.290473 GiB
+//   pages   = floor(53.290473 x 512) = floor(27284.72)    = 27,284
+//   tokens  = 27,284 x 16                                 = 436,544
+//   8192-token sequences: 8192 / 16 = 512 pages each; floor(27,284 / 512) = 53 (53 x 512 = 27,136)
+// vLLM's own log of the same shapes (Meta-Llama-3-8B, which differs from 3.1 only in RoPE
+// scaling and context) on an H100 80GB prints the same pool: "model weights take 14.96GiB,
+// non_torch_memory 1.79GiB, PyTorch activation peak memory 1.26GiB,
+// available_kv_cache_memory 53.29GiB" (https://github.com/vllm-project/vllm/pull/10511,
+// comment of 2024-12-14).
+TEST(KvPlanner, Llama31_8B_OnOneH100_HandDerived) {
+  const auto model = b05::load_shipped_model("llama-3.1-8b");
+  KvPlanRequest r = h100_request();
+  r.context = 8192;
+  const KvPlan p = plan_kv(model, r);
+  EXPECT_DOUBLE_EQ(p.weight_bytes_total, kLlama31_8bWeightBytes);
+  EXPECT_DOUBLE_EQ(p.weight_bytes_per_gpu, kLlama31_8bWeightBytes);
+  EXPECT_NEAR(p.pool.budget_bytes / kGiB, 71.298, 1e-9);
+  EXPECT_NEAR(p.pool.pool_bytes / kGiB, 53.290473, 1e-6);
+  EXPECT_NEAR(p.pool.pool_bytes / kGiB, 53.29, 0.005);  // the vLLM log's available_kv_cache_memory
+  EXPECT_DOUBLE_EQ(p.kv_bytes_per_token_per_gpu, 131072.0);
+  EXPECT_DOUBLE_EQ(p.pool.block_bytes, 2097152.0);
+  EXPECT_EQ(p.pool.blocks, 27284);
+  EXPECT_EQ(p.pool.tokens, 436544);
+  EXPECT_EQ(p.tokens_total, 436544);
+  EXPECT_EQ(p.blocks_per_sequence, 512);
+  EXPECT_EQ(p.max_sequences, 53);
+  EXPECT_EQ(p.binds, Binding::kv_pool);
+  EXPECT_EQ(p.kv_heads_per_gpu, 8);
+  EXPECT_FALSE(p.kv_heads_replicated);
+}
+
+// TP=2 on two H100s: each GPU holds half the weights (16,060,522,496 / 2 = 8,030,261,248 B
+// = 7.478764 GiB) and 8 / 2 = 4 KV heads, so 65,536 B per token and 1 MiB pages. Pool per GPU
+// = 71.298 - 7.478764 - 1.26 - 1.79 = 60.769236 GiB -> floor(60.769236 x 1024) = 62,227 pages
+// of 1 MiB; the group is one replica, so the node holds 62,227 x 16 = 995,632 tokens.
+TEST(KvPlanner, TensorParallelTwoHalvesWeightsAndKvHeadsPerGpu) {
+  const auto model = b05::load_shipped_model("llama-3.1-8b");
+  KvPlanRequest r = h100_request();
+  r.gpus = 2;
+  r.tp = 2;
+  r.context = 8192;
+  const KvPlan p = plan_kv(model, r);
+  EXPECT_DOUBLE_EQ(p.weight_bytes_per_gpu, kLlama31_8bWeightBytes / 2);
+  EXPECT_EQ(p.kv_heads_per_gpu, 4);
+  EXPECT_DOUBLE_EQ(p.kv_bytes_per_token_per_gpu, 65536.0);
+  EXPECT_DOUBLE_EQ(p.pool.block_bytes, 1048576.0);
+  EXPECT_NEAR(p.pool.pool_bytes / kGiB, 60.769236, 1e-6);
+  EXPECT_EQ(p.pool.blocks, 62227);
+  EXPECT_EQ(p.replicas, 1);
+  EXPECT_EQ(p.tokens_total, 995632);
+  // 512 pages per 8192-token sequence: floor(62,227 / 512) = 121.
+  EXPECT_EQ(p.max_sequences, 121);
+  EXPECT_NEAR(p.pool_bytes_total, 2 * p.pool.pool_bytes, 1);
+  // Two GPUs as two TP=1 replicas instead: each holds 27,284 pages (the one-GPU case), 53
+  // sequences each, 106 in all.
+  r.tp = 1;
+  const KvPlan dp = plan_kv(model, r);
+  EXPECT_EQ(dp.replicas, 2);
+  EXPECT_EQ(dp.pool.blocks, 27284);
+  EXPECT_EQ(dp.tokens_total, 2 * 436544);
+  EXPECT_EQ(dp.max_sequences, 106);
+}
+
+// 8 KV heads over TP=16 (32 query heads split 2 per GPU): vLLM keeps max(1, 8 / 16) = 1 KV
+// head per GPU, each head stored on 16 / 8 = 2 GPUs. Per GPU: 2 x 32 x 1 x 128 x 2 = 16,384 B
+// per token; the node stores 16 x 16,384 = 262,144 B per token, twice the model's 131,072.
+TEST(KvPlanner, KvHeadsReplicateWhenFewerThanTensorParallelRanks) {
+  const auto model = b05::load_shipped_model("llama-3.1-8b");
+  KvPlanRequest r = h100_request();
+  r.gpus = 16;
+  r.tp = 16;
+  r.context = 8192;
+  const KvPlan p = plan_kv(model, r);
+  EXPECT_EQ(p.kv_heads_per_gpu, 1);
+  EXPECT_TRUE(p.kv_heads_replicated);
+  EXPECT_DOUBLE_EQ(p.kv_bytes_per_token_per_gpu, 16384.0);
+  EXPECT_DOUBLE_EQ(p.kv_bytes_per_token_model, 131072.0);
+  EXPECT_TRUE(has_note(p, "replicated"));
+  // At TP = 8 the 8 heads split exactly: 1 per GPU, nothing replicated.
+  r.gpus = 8;
+  r.tp = 8;
+  const KvPlan exact = plan_kv(model, r);
+  EXPECT_EQ(exact.kv_heads_per_gpu, 1);
+  EXPECT_FALSE(exact.kv_heads_replicated);
+}
+
+// DeepSeek-V3's MLA latent, (kv_lora_rank 512 + qk_rope_head_dim 64) x 61 layers x 2 B =
+// 70,272 B per token, has no heads to split: every TP rank caches all of it.
+TEST(KvPlanner, MlaLatentIsCachedWholeOnEveryTensorParallelRank) {
+  const auto model = b05::load_shipped_model("deepseek-v3");
+  KvPlanRequest r;
+  r.memory = gpu_memory(*tutor::hw::find_gpu("h200"));
+  r.gpus = 8;
+  r.tp = 8;
+  r.weight_bytes_per_param = 1;  // fp8, as DeepSeek ships it
+  r.context = 4096;
+  const KvPlan p = plan_kv(model, r);
+  EXPECT_DOUBLE_EQ(p.kv_bytes_per_token_model, 70272.0);
+  EXPECT_DOUBLE_EQ(p.kv_bytes_per_token_per_gpu, 70272.0);
+  EXPECT_TRUE(has_note(p, "MLA"));
+}
+
+// Real engine: vLLM issue 10517 (https://github.com/vllm-project/vllm/issues/10517, comment
+// by kaspersiminski, 2024-12-02), meta-llama/Llama-3.1-8B-Instruct on one RTX 3090,
+// gpu_memory_utilization 0.90, --max-model-len 20000:
+//   "Loading model weights took 14.9888 GB"  (vLLM divides by 2^30 here: GiB)
+//   "Memory profiling results: total_gpu_memory=23.58GiB initial_memory_usage=15.34GiB
+//    peak_torch_memory=17.06GiB memory_usage_post_profile=15.35GiB non_torch_memory=0.35GiB
+//    kv_cache_size=3.81GiB gpu_memory_utilization=0.90"
+//   "GPU blocks: 1952, # CPU blocks: 2048"
+//   "Maximum concurrency for 20000 tokens per request: 1.56x"
+// and with --max-model-len 29000 (a larger profiling pass): "peak_torch_memory=17.98GiB ...
+// kv_cache_size=2.89GiB", "# GPU blocks: 1478", "The model's max seq len (29000) is larger than
+// the maximum number of tokens that can be stored in KV cache (23648)".
+// In that version peak_torch_memory is weights + activation peak, and
+// kv = total x utilization - peak_torch - non_torch.
+namespace {
+constexpr double kLogTotalGiB = 23.58, kLogNonTorchGiB = 0.35, kLogWeightsGiB = 14.9888;
+}
+
+// (a) The engine's formula on the log's own numbers:
+//   20k: 0.90 x 23.58 - 17.06 - 0.35 = 3.812 GiB -> floor(3.812 x 512) = 1951 pages (log: 1952;
+//        the log's GiB figures are rounded to 0.01 GiB = 5 pages)
+//   29k: 0.90 x 23.58 - 17.98 - 0.35 = 2.892 GiB -> floor(2.892 x 512) = 1480 pages (log: 1478)
+TEST(KvPlanner, VllmLogLlama31_8B_Rtx3090_FormulaOnTheLogsNumbers) {
+  for (const auto& [peak_torch_gib, log_blocks, expected] :
+       {std::tuple{17.06, 1952, 1951}, std::tuple{17.98, 1478, 1480}}) {
+    KvPoolInputs in;
+    in.total_memory_bytes = kLogTotalGiB * kGiB;
+    in.memory_utilization = 0.90;
+    in.weight_bytes = peak_torch_gib * kGiB;  // weights + activation peak, as the log lumps them
+    in.non_torch_bytes = kLogNonTorchGiB * kGiB;
+    in.kv_bytes_per_token = 131072;
+    const KvPool pool = size_kv_pool(in);
+    EXPECT_EQ(pool.blocks, expected);
+    EXPECT_NEAR(double(pool.blocks) / log_blocks, 1.0, 0.005);
+  }
+}
+
+// (b) The planner end to end, with the weights B05 counts (14.957527 GiB, 0.031 GiB below the
+// 14.9888 GiB vLLM measured on the device) and the log's activation peak
+// (peak_torch - weights = 17.06 - 14.9888 = 2.0712 GiB at 20k; 17.98 - 14.9888 = 2.9912 at 29k):
+//   20k: 21.222 - 14.957527 - 2.0712 - 0.35 = 3.843273 GiB -> floor(x 512) = 1967 pages
+//        = 31,472 tokens (log: 1952 pages, +0.77%); 20000 / 16 = 1250 pages per sequence,
+//        floor(1967 / 1250) = 1 sequence (log: "Maximum concurrency ... 1.56x", 1 whole one)
+//   29k: 21.222 - 14.957527 - 2.9912 - 0.35 = 2.923273 GiB -> 1496 pages (log: 1478, +1.2%);
+//        a 29,000-token sequence needs ceil(29000 / 16) = 1813 pages > 1496: no sequence fits,
+//        which is what vLLM reported when it refused to start.
+TEST(KvPlanner, VllmLogLlama31_8B_Rtx3090_PlannerWithinTwoPercent) {
+  const auto model = b05::load_shipped_model("llama-3.1-8b");
+  for (const auto& [peak_torch_gib, context, log_blocks, expected_blocks, expected_seqs] :
+       {std::tuple{17.06, 20000, 1952, 1967, 1}, std::tuple{17.98, 29000, 1478, 1496, 0}}) {
+    KvPlanRequest r;
+    r.memory = {kLogTotalGiB * kGiB, true, "vLLM log"};
+    r.memory_utilization = 0.90;
+    r.activation_reserve_bytes = (peak_torch_gib - kLogWeightsGiB) * kGiB;
+    r.non_torch_bytes = kLogNonTorchGiB * kGiB;
+    r.context = context;
+    const KvPlan p = plan_kv(model, r);
+    EXPECT_EQ(p.pool.blocks, expected_blocks);
+    EXPECT_NEAR(double(p.pool.blocks) / log_blocks, 1.0, 0.02);
+    EXPECT_EQ(p.max_sequences, expected_seqs);
+    EXPECT_EQ(p.binds, Binding::kv_pool);
+  }
+}
+
+// Llama-3.1-70B bf16 on one H100: 2 x 70.55B params = 141.1 GB = 131.4 GiB of weights > the
+// 71.3 GiB budget: the weights bind, no pool.
+TEST(KvPlanner, WeightsBindWhenTheModelDoesNotFit) {
+  const auto model = b05::load_shipped_model("llama-3.1-70b");
+  const KvPlan p = plan_kv(model, h100_request());
+  EXPECT_EQ(p.binds, Binding::weights);
+  EXPECT_EQ(p.pool.blocks, 0);
+  EXPECT_EQ(p.max_sequences, 0);
+  EXPECT_LT(p.pool.pool_bytes, 0);
+}
+
+// A context beyond max_position_embeddings (131,072 for Llama-3.1-8B) binds before memory.
+TEST(KvPlanner, ContextBeyondMaxPositionEmbeddingsBinds) {
+  const auto model = b05::load_shipped_model("llama-3.1-8b");
+  KvPlanRequest r = h100_request();
+  r.context = 131073;
+  const KvPlan p = plan_kv(model, r);
+  EXPECT_EQ(p.binds, Binding::context_length);
+  EXPECT_EQ(p.max_sequences, 0);
+  // The default context is the model's own: 131,072 / 16 = 8192 pages; floor(27,284 / 8192) = 3.
+  r.context = 0;
+  const KvPlan full = plan_kv(model, r);
+  EXPECT_EQ(full.context, 131072);
+  EXPECT_EQ(full.max_sequences, 3);
+}
+
+// fp8 KV halves the bytes per token (65,536 B) and doubles the pages: 53.290473 GiB / 1 MiB
+// = floor(53.290473 x 1024) = floor(54,569.44) = 54,569.
+TEST(KvPlanner, Fp8KvDoublesThePages) {
+  const auto model = b05::load_shipped_model("llama-3.1-8b");
+  KvPlanRequest r = h100_request();
+  r.kv_bytes_per_element = 1;
+  r.context = 8192;
+  const KvPlan p = plan_kv(model, r);
+  EXPECT_DOUBLE_EQ(p.kv_bytes_per_token_per_gpu, 65536.0);
+  EXPECT_EQ(p.pool.blocks, 54569);
+}
+
+TEST(KvPlanner, OutOfRangeInputsNameTheOption) {
+  const auto model = b05::load_shipped_model("llama-3.1-8b");
+  const auto message = [&](KvPlanRequest r) {
+    try {
+      plan_kv(model, r);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  KvPlanRequest r = h100_request();
+  r.memory_utilization = 1.01;
+  EXPECT_EQ(message(r).rfind("--memory-utilization", 0), 0u);
+  r = h100_request();
+  r.memory_utilization = 0;
+  EXPECT_EQ(message(r).rfind("--memory-utilization", 0), 0u);
+  r = h100_request();
+  r.block_size = 0;
+  EXPECT_EQ(message(r).rfind("--block-size", 0), 0u);
+  r = h100_request();
+  r.gpus = 4;
+  r.tp = 3;
+  EXPECT_EQ(message(r).rfind("--tp", 0), 0u);
+  r = h100_request();
+  r.gpus = 3;
+  r.tp = 3;  // 32 query heads do not split over 3 GPUs (vLLM asserts num_heads % tp == 0)
+  EXPECT_EQ(message(r).rfind("--tp", 0), 0u);
+  r = h100_request();
+  r.gpus = 0;
+  EXPECT_EQ(message(r).rfind("--gpus", 0), 0u);
+  r = h100_request();
+  r.context = -1;
+  EXPECT_EQ(message(r).rfind("--context", 0), 0u);
+  r = h100_request();
+  r.activation_reserve_bytes = -1;
+  EXPECT_EQ(message(r).rfind("--activation-reserve-gib", 0), 0u);
+}

@@ -1,0 +1,762 @@
+// b06_serving: the arithmetic of serving a transformer, no GPU needed.
+//
+//   b06_serving kv     the KV-cache planner: how large a pool an engine carves out of the
+//                      GPUs, in bytes, tokens and pages, and how many sequences it holds
+//                      (kind: model; vLLM's sizing, kv_planner.hpp).
+//   b06_serving batch  a continuous-batching simulation of a request stream on that pool,
+//                      each step timed by the roofline (kind: simulation; batch_sim.hpp).
+//   b06_serving spec   speculative decoding: tokens per verification step, speedup, best
+//                      draft length, break-even acceptance rate (kind: model), and a Monte
+//                      Carlo that checks them (kind: simulation; spec_decode.hpp).
+#include <unistd.h>
+
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <ctime>
+#include <fstream>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "batch_sim.hpp"
+#include "calculator.hpp"
+#include "kv_planner.hpp"
+#include "model.hpp"
+#include "spec_decode.hpp"
+#include "step_cost.hpp"
+#include "tutor/atomic_file.hpp"
+#include "tutor/cli.hpp"
+#include "tutor/hardware.hpp"
+#include "tutor/version.hpp"
+#include "workload.hpp"
+
+namespace tutor::b06 {
+namespace {
+
+using nlohmann::json;
+
+// ---- shared helpers ---------------------------------------------------------------------
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+/// The fields every record of this tool starts with.
+json record_head(const std::string& subcommand, const std::string& kind, const std::string& command) {
+  return {{"lab", "b06_serving"}, {"module", "B06"},    {"version", kVersion}, {"timestamp", utc_now()},
+          {"command", command},   {"subcommand", subcommand}, {"kind", kind}};
+}
+
+/// Writes `text` atomically; a path that cannot be written is bad input naming the option.
+void write_output(const std::string& option, const std::string& path, const std::string& text) {
+  if (path == "-") {
+    std::fputs(text.c_str(), stdout);
+    return;
+  }
+  try {
+    write_file_atomic(path, text);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(option + ": " + e.what());
+  }
+}
+
+/// Turns a library's std::invalid_argument (whose message starts with the option) into
+/// bad input, exit 2.
+template <class F>
+auto as_usage(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+}
+
+double dtype_or_throw(const std::string& option, const std::string& dtype) {
+  const auto b = b05::dtype_bytes(dtype);
+  if (!b) throw UsageError(fmt::format("{}: unknown dtype '{}'; allowed: {}", option, dtype, b05::known_dtypes()));
+  return *b;
+}
+
+std::string gib(double bytes) { return fmt::format("{:.2f} GiB", bytes / kGiB); }
+std::string group(std::int64_t v) {
+  std::string s = std::to_string(v < 0 ? -v : v), out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (i > 0 && (s.size() - i) % 3 == 0) out += ',';
+    out += s[i];
+  }
+  return v < 0 ? "-" + out : out;
+}
+
+// ---- model and GPU choice (kv and batch) -------------------------------------------------
+
+struct ModelOptions {
+  std::string model, config;
+};
+
+b05::ModelConfig load_model(const ModelOptions& o) {
+  if (o.model.empty() == o.config.empty())
+    throw UsageError("--model: give exactly one of --model NAME (a shipped config) or --config FILE");
+  try {
+    return o.model.empty() ? b05::load_model_file(o.config) : b05::load_shipped_model(o.model);
+  } catch (const b05::UnknownModelError& e) {
+    throw UsageError(std::string("--model: ") + e.what());
+  } catch (const b05::ConfigError& e) {
+    throw UsageError(fmt::format("{}: {}", o.model.empty() ? "--config" : "--model", e.what()));
+  }
+}
+
+/// A GPU of common's table, or a JSON file with the table's field names.
+struct GpuChoice {
+  std::string key, name;
+  double memory_GB = 0, hbm_bandwidth_GBps = 0, bf16_TFLOPs = 0;
+  std::string bandwidth_source, compute_source;
+  GpuMemory memory;
+};
+
+/// A field of a GPU JSON file: a number, or {"value": number, "source": "..."} like the table.
+double gpu_field(const json& j, const std::string& path, const char* field, std::string* source) {
+  if (!j.contains(field)) throw UsageError(fmt::format("--gpu: {}: field '{}' missing", path, field));
+  const json& v = j.at(field);
+  const json& num = v.is_object() && v.contains("value") ? v.at("value") : v;
+  if (!num.is_number() || !(num.get<double>() > 0))
+    throw UsageError(fmt::format("--gpu: {}: field '{}' must be a number > 0", path, field));
+  if (source) *source = v.is_object() && v.contains("source") ? v.at("source").get<std::string>() : path;
+  return num.get<double>();
+}
+
+GpuChoice choose_gpu(const std::string& name, double memory_override_gib) {
+  GpuChoice g;
+  if (name.ends_with(".json")) {
+    std::ifstream in(name);
+    if (!in) throw UsageError(fmt::format("--gpu: cannot read '{}'", name));
+    json j;
+    try {
+      j = json::parse(in);
+    } catch (const json::exception& e) {
+      throw UsageError(fmt::format("--gpu: {}: not JSON ({})", name, e.what()));
+    }
+    g.key = name;
+    g.name = j.contains("name") && j["name"].is_string() ? j["name"].get<std::string>() : name;
+    std::string memory_source;
+    g.memory_GB = gpu_field(j, name, "memory_GB", &memory_source);
+    g.hbm_bandwidth_GBps = gpu_field(j, name, "hbm_bandwidth_GBps", &g.bandwidth_source);
+    g.bf16_TFLOPs = gpu_field(j, name, "bf16_TFLOPs", &g.compute_source);
+    g.memory = {g.memory_GB * 1e9, false, fmt::format("{} GB x 1e9 B from {}", g.memory_GB, memory_source)};
+  } else {
+    const hw::GpuSpec* spec = hw::find_gpu(name);
+    if (!spec) throw UsageError(fmt::format("--gpu: unknown GPU '{}'; allowed: {} (or a .json file)", name,
+                                            hw::known_keys()));
+    g.key = spec->key;
+    g.name = spec->name;
+    g.memory_GB = spec->memory_GB.value;
+    g.hbm_bandwidth_GBps = spec->hbm_bandwidth_GBps.value;
+    g.bf16_TFLOPs = spec->bf16_TFLOPs.value;
+    g.bandwidth_source = spec->hbm_bandwidth_GBps.source;
+    g.compute_source = spec->bf16_TFLOPs.source;
+    g.memory = gpu_memory(*spec);
+  }
+  if (memory_override_gib > 0)
+    g.memory = {memory_override_gib * kGiB, true, fmt::format("--gpu-memory-gib {}", memory_override_gib)};
+  return g;
+}
+
+// ---- kv ---------------------------------------------------------------------------------
+
+struct KvOptions {
+  ModelOptions model;
+  std::string gpu, weight_dtype = "bf16", kv_dtype = "bf16";
+  int gpus = 1, tp = 0, block_size = kDefaultBlockSize;
+  double memory_utilization = kDefaultMemoryUtilization;
+  double activation_reserve_gib = kDefaultActivationReserveGiB, non_torch_gib = kDefaultNonTorchGiB;
+  double gpu_memory_gib = 0;
+  std::int64_t context = 0;  ///< 0 = the model's max_position_embeddings
+  // Which of the options with a "not given" default the user gave (a given 0 is an error).
+  bool context_given = false, tp_given = false, gpu_memory_given = false;
+
+  void mark_given(const CLI::App* app) {
+    context_given = app->count("--context") > 0;
+    tp_given = app->count("--tp") > 0;
+    gpu_memory_given = app->count("--gpu-memory-gib") > 0;
+  }
+};
+
+void add_kv_options(CLI::App* app, KvOptions& o) {
+  app->add_option("--model", o.model.model, "shipped model: the file stem of a config under data/models/ "
+                                            "(llama-3.1-8b, ...)");
+  app->add_option("--config", o.model.config, "any Hugging Face config.json (instead of --model)");
+  app->add_option("--gpu", o.gpu, "GPU of common's table (h100, h200, a100-80gb, mi300x, ...) or a .json file "
+                                  "with the table's fields (name, memory_GB, hbm_bandwidth_GBps, bf16_TFLOPs)")
+      ->required();
+  app->add_option("--gpus", o.gpus, "GPUs in the node (>= 1; a multiple of --tp)")->check(decimal_integer());
+  app->add_option("--tp", o.tp, "tensor-parallel degree (>= 1; default: --gpus)")->check(decimal_integer());
+  app->add_option("--weight-dtype", o.weight_dtype, "weight storage type: " + b05::known_dtypes() + " (default bf16)");
+  app->add_option("--kv-dtype", o.kv_dtype, "KV-cache storage type: " + b05::known_dtypes() + " (default bf16)");
+  app->add_option("--memory-utilization", o.memory_utilization,
+                  "fraction of each GPU's total memory the engine may use, in (0, 1] (vLLM "
+                  "--gpu-memory-utilization, default 0.9)")->check(finite_number());
+  app->add_option("--activation-reserve-gib", o.activation_reserve_gib,
+                  "peak activation memory of the engine's profiling pass, GiB per GPU (>= 0; default 1.26, "
+                  "vLLM's log for Llama-3-8B on one H100)")->check(finite_number());
+  app->add_option("--non-torch-gib", o.non_torch_gib,
+                  "memory outside the tensor allocator (CUDA context, NCCL), GiB per GPU (>= 0; default 1.79, "
+                  "same log)")->check(finite_number());
+  app->add_option("--gpu-memory-gib", o.gpu_memory_gib,
+                  "total memory of one GPU as the runtime reports it, GiB (> 0; overrides the table)")->check(finite_number());
+  app->add_option("--block-size", o.block_size, "tokens per KV page (>= 1; vLLM default 16)")->check(decimal_integer());
+  app->add_option("--context", o.context, "tokens per sequence, prompt + output (>= 1; default: the model's "
+                                          "max_position_embeddings)")->check(decimal_integer());
+}
+
+struct KvSetup {
+  b05::ModelConfig model;
+  GpuChoice gpu;
+  KvPlanRequest request;
+  KvPlan plan;
+};
+
+KvSetup plan_from_options(KvOptions o) {
+  if (o.gpus < 1) throw UsageError(fmt::format("--gpus: must be >= 1, got {}", o.gpus));
+  if (o.tp_given && o.tp < 1) throw UsageError(fmt::format("--tp: must be >= 1, got {}", o.tp));
+  if (!o.tp_given) o.tp = o.gpus;
+  if (o.block_size < 1) throw UsageError(fmt::format("--block-size: must be >= 1 token, got {}", o.block_size));
+  if (o.context_given && o.context < 1)
+    throw UsageError(fmt::format("--context: must be >= 1 token, got {}", o.context));
+  if (!(o.memory_utilization > 0 && o.memory_utilization <= 1))
+    throw UsageError(fmt::format("--memory-utilization: must be in (0, 1], got {}", o.memory_utilization));
+  if (!(o.activation_reserve_gib >= 0 && std::isfinite(o.activation_reserve_gib)))
+    throw UsageError(fmt::format("--activation-reserve-gib: must be a finite number >= 0, got {}", o.activation_reserve_gib));
+  if (!(o.non_torch_gib >= 0 && std::isfinite(o.non_torch_gib)))
+    throw UsageError(fmt::format("--non-torch-gib: must be a finite number >= 0, got {}", o.non_torch_gib));
+  if (o.gpu_memory_given && !(o.gpu_memory_gib > 0 && std::isfinite(o.gpu_memory_gib)))
+    throw UsageError(fmt::format("--gpu-memory-gib: must be a finite number > 0, got {}", o.gpu_memory_gib));
+  KvSetup s;
+  s.request.weight_bytes_per_param = dtype_or_throw("--weight-dtype", o.weight_dtype);
+  s.request.kv_bytes_per_element = dtype_or_throw("--kv-dtype", o.kv_dtype);
+  s.model = load_model(o.model);
+  s.gpu = choose_gpu(o.gpu, o.gpu_memory_given ? o.gpu_memory_gib : 0);
+  s.request.memory = s.gpu.memory;
+  s.request.gpus = o.gpus;
+  s.request.tp = o.tp;
+  s.request.memory_utilization = o.memory_utilization;
+  s.request.activation_reserve_bytes = o.activation_reserve_gib * kGiB;
+  s.request.non_torch_bytes = o.non_torch_gib * kGiB;
+  s.request.block_size = o.block_size;
+  s.request.context = o.context;
+  s.plan = as_usage([&] { return plan_kv(s.model, s.request); });
+  return s;
+}
+
+constexpr const char* kKvFormula =
+    "pool per GPU = total x utilization - weights/TP - activation peak - non-torch; pages = floor(pool / "
+    "(block_size x kv_bytes_per_token_per_gpu)); kv heads per GPU = max(1, kv_heads / TP)";
+constexpr const char* kKvSource =
+    "vLLM: vllm/worker/worker.py Worker.determine_num_available_blocks; vllm/worker/cache_engine.py "
+    "CacheEngine.get_cache_block_size; vllm/config.py ModelConfig.get_num_kv_heads; defaults from "
+    "vllm/engine/arg_utils.py (block_size 16, gpu_memory_utilization 0.90); docs.vllm.ai Engine Arguments";
+
+json kv_json(const KvSetup& s, const KvOptions& o) {
+  const KvPlan& p = s.plan;
+  return {{"model", {{"name", s.model.name}, {"model_type", s.model.model_type}, {"layers", s.model.num_layers},
+                     {"kv_heads", s.model.num_kv_heads}, {"head_dim", s.model.head_dim},
+                     {"max_position_embeddings", s.model.max_position_embeddings}}},
+          {"gpu", {{"name", s.gpu.name}, {"key", s.gpu.key}, {"total_memory_bytes", s.gpu.memory.total_bytes},
+                   {"total_memory_GiB", s.gpu.memory.total_bytes / kGiB},
+                   {"total_memory_runtime_reported", s.gpu.memory.runtime_reported},
+                   {"total_memory_source", s.gpu.memory.source}}},
+          {"inputs", {{"gpus", s.request.gpus}, {"tp", s.request.tp}, {"weight_dtype", o.weight_dtype},
+                      {"kv_dtype", o.kv_dtype}, {"memory_utilization", s.request.memory_utilization},
+                      {"activation_reserve_GiB", s.request.activation_reserve_bytes / kGiB},
+                      {"non_torch_GiB", s.request.non_torch_bytes / kGiB}, {"block_size", s.request.block_size},
+                      {"context", p.context}}},
+          {"per_gpu", {{"budget_bytes", p.pool.budget_bytes}, {"weight_bytes", p.weight_bytes_per_gpu},
+                       {"activation_bytes", s.request.activation_reserve_bytes},
+                       {"non_torch_bytes", s.request.non_torch_bytes}, {"kv_pool_bytes", p.pool.pool_bytes},
+                       {"kv_pool_GiB", p.pool.pool_bytes / kGiB}, {"kv_heads", p.kv_heads_per_gpu},
+                       {"kv_bytes_per_token", p.kv_bytes_per_token_per_gpu}, {"block_bytes", p.pool.block_bytes},
+                       {"blocks", p.pool.blocks}, {"tokens", p.pool.tokens}}},
+          {"node", {{"replicas", p.replicas}, {"kv_pool_bytes", p.pool_bytes_total}, {"tokens", p.tokens_total},
+                    {"weight_bytes", p.weight_bytes_total}, {"kv_bytes_per_token_model", p.kv_bytes_per_token_model},
+                    {"kv_heads_replicated", p.kv_heads_replicated}}},
+          {"sequence", {{"context", p.context}, {"kv_bytes_per_gpu", p.sequence_bytes_per_gpu},
+                        {"blocks", p.blocks_per_sequence}, {"max_concurrent_sequences", p.max_sequences}}},
+          {"binds", to_string(p.binds)},
+          {"binds_why", p.binds_why},
+          {"notes", p.notes},
+          {"formula", kKvFormula},
+          {"source", kKvSource}};
+}
+
+void print_kv(std::FILE* out, const KvSetup& s, const KvOptions& o) {
+  const KvPlan& p = s.plan;
+  const auto& m = s.model;
+  fmt::print(out, "kind: model (an engine's KV-pool arithmetic on table numbers; no GPU used)\n");
+  fmt::print(out, "model: {} ({}): {} layers, {} KV heads x head_dim {}, max_position_embeddings {}\n", m.name,
+             m.model_type, m.num_layers, m.is_mla() ? 0 : m.num_kv_heads, m.head_dim, m.max_position_embeddings);
+  fmt::print(out, "gpu: {} x {}, TP={} ({} replica{}); total {} per GPU ({})\n", s.gpu.name, s.request.gpus,
+             s.request.tp, p.replicas, p.replicas == 1 ? "" : "s", gib(s.gpu.memory.total_bytes),
+             s.gpu.memory.source);
+  fmt::print(out, "\nper GPU\n");
+  fmt::print(out, "  budget       {:>12}  = {} x {:.2f} (memory utilization)\n", gib(p.pool.budget_bytes),
+             gib(s.gpu.memory.total_bytes), s.request.memory_utilization);
+  fmt::print(out, "  - weights    {:>12}  = {:.4g}B params x {:g} B ({}) / TP {}\n", gib(p.weight_bytes_per_gpu),
+             b05::count_params(m).total / 1e9, s.request.weight_bytes_per_param, o.weight_dtype, s.request.tp);
+  fmt::print(out, "  - activation {:>12}  (peak of the engine's profiling forward pass)\n",
+             gib(s.request.activation_reserve_bytes));
+  fmt::print(out, "  - non-torch  {:>12}  (CUDA context, NCCL and other memory outside the allocator)\n",
+             gib(s.request.non_torch_bytes));
+  fmt::print(out, "  = KV pool    {:>12}  ({:.2f} GB)\n", gib(p.pool.pool_bytes), p.pool.pool_bytes / 1e9);
+  fmt::print(out, "  KV per token {} B ({} KV head{} of {} per GPU, {}); page = {} tokens = {} B\n",
+             group(std::llround(p.kv_bytes_per_token_per_gpu)), p.kv_heads_per_gpu,
+             p.kv_heads_per_gpu == 1 ? "" : "s", m.is_mla() ? 1 : m.num_kv_heads, o.kv_dtype, s.request.block_size,
+             group(std::llround(p.pool.block_bytes)));
+  fmt::print(out, "  pages {}   tokens {}\n", group(p.pool.blocks), group(p.pool.tokens));
+  fmt::print(out, "\nnode ({} GPU{})\n", s.request.gpus, s.request.gpus == 1 ? "" : "s");
+  fmt::print(out, "  KV pool {} in all, {} tokens ({} replica{} x {} tokens)\n", gib(p.pool_bytes_total),
+             group(p.tokens_total), p.replicas, p.replicas == 1 ? "" : "s", group(p.pool.tokens));
+  fmt::print(out, "  context {} tokens: {} pages per sequence -> max concurrent sequences {}\n", group(p.context),
+             group(p.blocks_per_sequence), group(p.max_sequences));
+  fmt::print(out, "  binds: {}: {}\n", to_string(p.binds), p.binds_why);
+  for (const auto& n : p.notes) fmt::print(out, "  note: {}\n", n);
+  fmt::print(out, "\nformula: {}\nsource: {}\n", kKvFormula, kKvSource);
+}
+
+int run_kv(const KvOptions& o, const std::string& json_path, const std::string& command) {
+  require_writable("--json", json_path);
+  const KvSetup s = plan_from_options(o);
+  json j = record_head("kv", "model", command);
+  j.update(kv_json(s, o));
+  print_kv(json_path == "-" ? stderr : stdout, s, o);
+  if (!json_path.empty()) write_output("--json", json_path, j.dump(2) + "\n");
+  return kExitOk;
+}
+
+// ---- batch ------------------------------------------------------------------------------
+
+/// Default fractions of the datasheet roofs a real step reaches, measured on the lent H200:
+/// HBM: cudaMemcpy device-to-device 4227 GB/s of the datasheet 4800 = 0.88
+/// (docs/results/H200/b01_device_info.txt; shared/anchors/h200.md: decode attention read its
+/// KV at 4171-4213 GB/s, 0.87-0.88); compute: cublasGemmEx bf16, m=n=k=8192, 678-692 TFLOP/s
+/// of the dense 989.5 = 0.69-0.70 (shared/anchors/h200.md, 2026-11-29).
+constexpr double kDefaultBandwidthEfficiency = 0.88;
+constexpr double kDefaultComputeEfficiency = 0.70;
+
+struct BatchOptions {
+  KvOptions kv;
+  std::int64_t requests = 1000;  ///< signed: CLI11 would wrap "-3" into a huge unsigned count
+  bool requests_given = false;
+  std::uint64_t seed = 1;
+  double rate = std::numeric_limits<double>::infinity();
+  double prompt_median = 512, prompt_sigma = 1.0, output_median = 128, output_sigma = 1.0;
+  std::string trace, csv_path;
+  bool chunked_prefill = false;
+  std::int32_t max_batch_tokens = 0;  ///< 0: vLLM's default for the chunking mode
+  std::int32_t max_num_seqs = 256;
+  double compute_efficiency = kDefaultComputeEfficiency, bandwidth_efficiency = kDefaultBandwidthEfficiency;
+  double overhead_us = 0;
+  std::int64_t series_every_steps = 100;
+};
+
+void check_fraction(const char* option, double v) {
+  if (!(v > 0 && v <= 1)) throw UsageError(fmt::format("{}: must be in (0, 1], got {}", option, v));
+}
+
+std::string series_csv(const SimulationResult& r) {
+  std::string csv = "t_s,step_ms,running,waiting,kv_used_tokens,kv_used_blocks,kv_utilization,prefill_tokens,"
+                    "decode_seqs\n";
+  for (const auto& row : r.series)
+    csv += fmt::format("{:.6f},{:.6f},{},{},{},{},{:.6f},{},{}\n", row.t_s, row.step_ms, row.running, row.waiting,
+                       row.kv_used_tokens, row.kv_used_blocks,
+                       r.kv_pool_blocks > 0 ? double(row.kv_used_blocks) / double(r.kv_pool_blocks) : 0.0,
+                       row.prefill_tokens, row.decode_seqs);
+  return csv;
+}
+
+json percentiles_json(const Percentiles& p) {
+  return {{"p50", p.p50}, {"p90", p.p90}, {"p99", p.p99}, {"mean", p.mean}, {"min", p.min}, {"max", p.max},
+          {"n", p.n}};
+}
+
+int run_batch(BatchOptions o, const std::string& json_path, const std::string& command) {
+  std::string csv_path = o.csv_path;
+  if (csv_path.empty() && !json_path.empty() && json_path != "-") {
+    csv_path = json_path;
+    if (csv_path.ends_with(".json")) csv_path.resize(csv_path.size() - 5);
+    csv_path += ".csv";
+  }
+  require_writable("--json", json_path);
+  require_writable("--csv", csv_path);
+  require_distinct_outputs({{"--json", json_path}, {"--csv", csv_path}});
+  // The engine: one tensor-parallel group. The pool comes from the KV planner.
+  if (o.kv.tp_given && o.kv.gpus != o.kv.tp)
+    throw UsageError(fmt::format("--gpus: batch simulates one engine (one tensor-parallel group): give --gpus equal "
+                                 "to --tp (got {} GPUs, TP {})", o.kv.gpus, o.kv.tp));
+  check_fraction("--compute-efficiency", o.compute_efficiency);  // also rejects NaN
+  check_fraction("--bandwidth-efficiency", o.bandwidth_efficiency);
+  if (!(o.overhead_us >= 0 && std::isfinite(o.overhead_us)))
+    throw UsageError(fmt::format("--overhead-us: must be >= 0, got {}", o.overhead_us));
+  if (o.max_num_seqs < 1) throw UsageError(fmt::format("--max-num-seqs: must be >= 1, got {}", o.max_num_seqs));
+  if (o.requests < 1 || o.requests > std::int64_t(UINT32_MAX))
+    throw UsageError(fmt::format("--requests: must be in [1, {}], got {}", UINT32_MAX, o.requests));
+  if (o.series_every_steps < 1)
+    throw UsageError(fmt::format("--series-every: must be >= 1 step, got {}", o.series_every_steps));
+  if (o.trace.empty()) {
+    if (!(o.rate > 0)) throw UsageError(fmt::format("--rate: must be > 0 requests/s (or inf), got {}", o.rate));
+    const auto check_length = [](const char* option, double v, double min) {
+      if (!(v >= min && std::isfinite(v)))
+        throw UsageError(fmt::format("{}: must be a finite number >= {:g}, got {}", option, min, v));
+    };
+    check_length("--prompt-median", o.prompt_median, 1);
+    check_length("--output-median", o.output_median, 1);
+    check_length("--prompt-sigma", o.prompt_sigma, 0);
+    check_length("--output-sigma", o.output_sigma, 0);
+  }
+  const KvSetup s = plan_from_options(o.kv);
+  const KvPlan& plan = s.plan;
+  if (plan.binds != Binding::kv_pool || plan.max_sequences == 0)
+    throw UsageError(fmt::format("--model/--gpu: no engine to simulate: {}", plan.binds_why));
+
+  // Scheduler: vLLM v0.6 SchedulerConfig defaults (vllm/config.py, __post_init__): with chunked
+  // prefill 2048 tokens per step; without, max(max_model_len, 2048) so any prompt fits.
+  SchedulerConfig sched;
+  sched.kv_pool_tokens = plan.pool.tokens;
+  sched.block_size = s.request.block_size;
+  sched.chunked_prefill = o.chunked_prefill;
+  sched.max_num_seqs = o.max_num_seqs;
+  const std::int64_t default_budget = o.chunked_prefill ? 2048 : std::max<std::int64_t>(plan.context, 2048);
+  if (o.max_batch_tokens < 0)
+    throw UsageError(fmt::format("--max-batch-tokens: must be >= 1, got {}", o.max_batch_tokens));
+  sched.max_batch_tokens = o.max_batch_tokens > 0
+                               ? o.max_batch_tokens
+                               : static_cast<std::int32_t>(std::min<std::int64_t>(default_budget, INT32_MAX));
+  if (sched.max_batch_tokens < sched.max_num_seqs)
+    throw UsageError(fmt::format("--max-batch-tokens: must be >= --max-num-seqs ({}), got {}", sched.max_num_seqs,
+                                 sched.max_batch_tokens));
+
+  // Step cost: the roofline of one GPU of the group, per-GPU work (B05's FLOPs and bytes / TP).
+  const b05::TokenFlops one = b05::decode_flops(s.model, 1);  // context 1: one (query, key) pair per layer
+  RooflineStepParams cost_params;
+  cost_params.weight_bytes = plan.weight_bytes_per_gpu;
+  cost_params.flops_per_token_linear = one.linear / s.request.tp;
+  cost_params.kv_bytes_per_token = plan.kv_bytes_per_token_per_gpu;
+  cost_params.attention_flops_per_pair = one.attention / s.request.tp;
+  cost_params.peak_TFLOPs = s.gpu.bf16_TFLOPs * o.compute_efficiency;
+  cost_params.hbm_GBps = s.gpu.hbm_bandwidth_GBps * o.bandwidth_efficiency;
+  cost_params.overhead_us = o.overhead_us;
+  if (!(cost_params.peak_TFLOPs > 0))
+    throw UsageError(fmt::format("--gpu: {} has no bf16 rate in the table", s.gpu.name));
+  const RooflineStepCost cost(cost_params);
+
+  // Requests.
+  std::vector<Request> requests;
+  std::string workload_text;
+  json workload_json;
+  if (!o.trace.empty()) {
+    try {
+      requests = read_trace_csv(o.trace);
+    } catch (const UsageError& e) {
+      throw UsageError(std::string("--trace: ") + e.what());
+    }
+    if (o.requests_given && std::size_t(o.requests) < requests.size()) requests.resize(std::size_t(o.requests));
+    workload_text = fmt::format("trace {} ({} requests)", o.trace, group(std::int64_t(requests.size())));
+    workload_json = {{"trace", o.trace}, {"requests", requests.size()}};
+  } else {
+    SyntheticWorkload w;
+    w.requests = std::size_t(o.requests);
+    w.arrival_rate_per_s = o.rate;
+    const auto cap = static_cast<std::int32_t>(std::min<std::int64_t>(plan.context, INT32_MAX));
+    w.prompt = {o.prompt_median, o.prompt_sigma, cap};
+    w.output = {o.output_median, o.output_sigma, cap};
+    w.seed = o.seed;
+    requests = as_usage([&] { return generate_workload(w); });
+    workload_text = fmt::format(
+        "{} requests, {}, prompt lognormal(median {:g}, sigma {:g}), output lognormal(median {:g}, sigma {:g}), "
+        "lengths capped at {} tokens, seed {}",
+        group(std::int64_t(o.requests)),
+        std::isinf(o.rate) ? std::string("all arriving at t = 0 (offline batch)")
+                           : fmt::format("Poisson arrivals at {:g}/s", o.rate),
+        o.prompt_median, o.prompt_sigma, o.output_median, o.output_sigma, group(cap), o.seed);
+    workload_json = {{"requests", o.requests}, {"arrival_rate_per_s", std::isinf(o.rate) ? json("inf") : json(o.rate)},
+                     {"prompt", {{"median_tokens", o.prompt_median}, {"sigma", o.prompt_sigma}}},
+                     {"output", {{"median_tokens", o.output_median}, {"sigma", o.output_sigma}}},
+                     {"max_tokens", cap}, {"seed", o.seed}};
+  }
+
+  SimulationOptions sim_options;
+  sim_options.series_every_steps = o.series_every_steps;
+  const bool progress = ::isatty(STDERR_FILENO);
+  if (progress)
+    sim_options.progress = [](const SimulationProgress& p) {
+      fmt::print(stderr, "\rsimulating: {}/{} requests done, {} steps, t = {:.1f} s   ", p.finished, p.requests,
+                 p.steps, p.now_s);
+    };
+  const SimulationResult r = as_usage([&] { return simulate(requests, sched, cost, sim_options); });
+  if (progress) fmt::print(stderr, "\r{:80}\r", "");
+
+  // Human report.
+  std::FILE* out = json_path == "-" ? stderr : stdout;
+  fmt::print(out, "kind: simulation (continuous batching with roofline step times: a model of an engine, not a "
+                  "measurement)\n");
+  fmt::print(out, "model: {} ({}), weights {} per GPU ({}), KV {} B per token per GPU ({})\n", s.model.name,
+             s.model.model_type, gib(plan.weight_bytes_per_gpu), o.kv.weight_dtype,
+             group(std::llround(plan.kv_bytes_per_token_per_gpu)), o.kv.kv_dtype);
+  fmt::print(out, "engine: {} x {} (TP={}), KV pool {} per GPU = {} pages x {} = {} tokens (kv planner)\n",
+             s.gpu.name, s.request.gpus, s.request.tp, gib(plan.pool.pool_bytes), group(plan.pool.blocks),
+             s.request.block_size, group(plan.pool.tokens));
+  fmt::print(out, "step cost: max(FLOPs / {:.1f} TFLOP/s, bytes / {:.0f} GB/s) + {:g} us; roofs = bf16 {:g} x {:.2f} "
+                  "and HBM {:g} x {:.2f} (efficiencies: measured on the lent H200, see --help)\n",
+             cost_params.peak_TFLOPs, cost_params.hbm_GBps, cost_params.overhead_us, s.gpu.bf16_TFLOPs,
+             o.compute_efficiency, s.gpu.hbm_bandwidth_GBps, o.bandwidth_efficiency);
+  fmt::print(out, "scheduler: chunked prefill {}, {} tokens per step, {} sequences max, watermark {:g}%\n",
+             o.chunked_prefill ? "on" : "off", group(sched.max_batch_tokens), sched.max_num_seqs,
+             100 * sched.watermark_fraction);
+  fmt::print(out, "workload: {}\n\n", workload_text);
+  fmt::print(out, "completed {} of {} ({} rejected), preemptions {} ({} tokens recomputed), steps {}\n",
+             group(std::int64_t(r.completed)), group(std::int64_t(r.requests)), group(std::int64_t(r.rejected)),
+             group(r.preemptions), group(r.recomputed_tokens), group(r.steps));
+  fmt::print(out, "simulated {:.2f} s (busy {:.2f} s): {:.2f} requests/s, {:.0f} output tokens/s\n", r.simulated_s,
+             r.busy_s, r.requests_per_s, r.output_tokens_per_s);
+  fmt::print(out, "{:<10} {:>10} {:>10} {:>10} {:>10}\n", "ms", "p50", "p90", "p99", "mean");
+  for (const auto& [label, p] : {std::pair{"TTFT", &r.ttft_ms}, std::pair{"TPOT", &r.tpot_ms},
+                                 std::pair{"end-to-end", &r.e2e_ms}})
+    fmt::print(out, "{:<10} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f}\n", label, p->p50, p->p90, p->p99, p->mean);
+  fmt::print(out, "KV utilization: mean {:.1f}%, max {:.1f}%; mean batch {:.1f} sequences, mean step {:.2f} ms, "
+                  "longest queue {}\n", 100 * r.kv_utilization_mean, 100 * r.kv_utilization_max, r.mean_batch_seqs,
+             r.mean_step_ms, group(r.max_waiting));
+
+  // Outputs: built whole, then written atomically.
+  json j = record_head("batch", "simulation", command);
+  j["engine"] = kv_json(s, o.kv);
+  j["scheduler"] = {{"kv_pool_tokens", sched.kv_pool_tokens}, {"block_size", sched.block_size},
+                    {"max_batch_tokens", sched.max_batch_tokens}, {"max_num_seqs", sched.max_num_seqs},
+                    {"chunked_prefill", sched.chunked_prefill}, {"watermark_fraction", sched.watermark_fraction}};
+  j["step_cost"] = {{"model", "roofline: max(flops / peak, bytes / bandwidth) + overhead (step_cost.hpp)"},
+                    {"weight_bytes", cost_params.weight_bytes},
+                    {"flops_per_token_linear", cost_params.flops_per_token_linear},
+                    {"kv_bytes_per_token", cost_params.kv_bytes_per_token},
+                    {"attention_flops_per_pair", cost_params.attention_flops_per_pair},
+                    {"peak_TFLOPs", cost_params.peak_TFLOPs}, {"hbm_GBps", cost_params.hbm_GBps},
+                    {"overhead_us", cost_params.overhead_us}, {"compute_efficiency", o.compute_efficiency},
+                    {"bandwidth_efficiency", o.bandwidth_efficiency},
+                    {"sources", {{"bf16_TFLOPs", s.gpu.compute_source}, {"hbm_GBps", s.gpu.bandwidth_source}}}};
+  j["workload"] = workload_json;
+  j["results"] = {{"requests", r.requests}, {"completed", r.completed}, {"rejected", r.rejected},
+                  {"prompt_tokens", r.prompt_tokens}, {"output_tokens", r.output_tokens},
+                  {"preemptions", r.preemptions}, {"recomputed_tokens", r.recomputed_tokens}, {"steps", r.steps},
+                  {"simulated_s", r.simulated_s}, {"busy_s", r.busy_s}, {"requests_per_s", r.requests_per_s},
+                  {"output_tokens_per_s", r.output_tokens_per_s}, {"mean_step_ms", r.mean_step_ms},
+                  {"mean_batch_seqs", r.mean_batch_seqs}, {"ttft_ms", percentiles_json(r.ttft_ms)},
+                  {"tpot_ms", percentiles_json(r.tpot_ms)}, {"e2e_ms", percentiles_json(r.e2e_ms)},
+                  {"kv_pool_blocks", r.kv_pool_blocks}, {"kv_pool_tokens", r.kv_pool_tokens},
+                  {"kv_utilization_mean", r.kv_utilization_mean}, {"kv_utilization_max", r.kv_utilization_max},
+                  {"max_waiting", r.max_waiting}};
+  if (!csv_path.empty()) j["time_series_csv"] = {{"path", csv_path}, {"every_steps", o.series_every_steps}};
+  const std::string csv = csv_path.empty() ? std::string() : series_csv(r);
+  if (!json_path.empty()) write_output("--json", json_path, j.dump(2) + "\n");
+  if (!csv_path.empty()) write_output("--csv", csv_path, csv);
+  return kExitOk;
+}
+
+// ---- spec -------------------------------------------------------------------------------
+
+struct SpecOptions {
+  SpecParams params;
+  std::int64_t monte_carlo_steps = 0;  ///< signed: CLI11 would wrap "-3" into a huge unsigned count
+  std::uint64_t seed = 1;
+  int max_draft_tokens = 64;
+};
+
+/// |z| above this fails the Monte Carlo check (exit 1): a correct model exceeds 4 standard
+/// errors in about 6 runs of 100,000 (two-sided normal tail).
+constexpr double kMonteCarloZLimit = 4;
+/// A billion steps take a few seconds; more is not a useful check.
+constexpr std::int64_t kMaxMonteCarloSteps = 1'000'000'000;
+
+int run_spec(const SpecOptions& o, const std::string& json_path, const std::string& command) {
+  require_writable("--json", json_path);
+  as_usage([&] { validate(o.params); });
+  if (o.max_draft_tokens < 1 || o.max_draft_tokens > 1024)
+    throw UsageError(fmt::format("--max-draft-tokens: must be in [1, 1024], got {}", o.max_draft_tokens));
+  if (o.params.draft_tokens > 1024)
+    throw UsageError(fmt::format("--draft-tokens: must be in [1, 1024], got {}", o.params.draft_tokens));
+  const auto& p = o.params;
+  // Each step draws up to k + 1 numbers: bound the work to a few seconds.
+  if (double(o.monte_carlo_steps) * (p.draft_tokens + 1) > 4e9)
+    throw UsageError(fmt::format("--monte-carlo: {} steps x (k + 1 = {}) draws exceed the 4e9 this tool allows",
+                                 o.monte_carlo_steps, p.draft_tokens + 1));
+  const double E = expected_tokens_per_step(p.acceptance_rate, p.draft_tokens);
+  const double S = speedup(p);
+  const OptimalDraft best = optimal_draft_tokens(p.acceptance_rate, p.cost_ratio, o.max_draft_tokens);
+  const BreakEven be = break_even_acceptance_rate(p.draft_tokens, p.cost_ratio);
+
+  std::FILE* out = json_path == "-" ? stderr : stdout;
+  fmt::print(out, "kind: model (closed form: Leviathan, Kalman & Matias, \"Fast Inference from Transformers via "
+                  "Speculative Decoding\", ICML 2023)\n");
+  fmt::print(out, "inputs: acceptance rate a = {:g} (i.i.d. per token), draft tokens k = {}, cost ratio c = {:g} "
+                  "(draft forward / target forward)\n", p.acceptance_rate, p.draft_tokens, p.cost_ratio);
+  fmt::print(out, "expected tokens per verification step  E = (1 - a^(k+1)) / (1 - a)          = {:.4f}   "
+                  "[eq. 1]\n", E);
+  fmt::print(out, "walltime improvement  S = (1 - a^(k+1)) / ((1 - a)(c k + 1))             = {:.4f}x  "
+                  "[Theorem 3.8]\n", S);
+  fmt::print(out, "optimal draft length at a = {:g}, c = {:g}: k = {} (S = {:.4f}x){}, searched k = 1..{}\n",
+             p.acceptance_rate, p.cost_ratio, best.draft_tokens, best.speedup,
+             best.at_search_bound ? " at the search bound (S still grows: raise --max-draft-tokens)" : "",
+             o.max_draft_tokens);
+  if (best.speedup <= 1) fmt::print(out, "  no draft length pays at this a and c: plain decoding is faster\n");
+  if (be.exists)
+    fmt::print(out, "break-even acceptance rate for k = {}, c = {:g}: a = {:.4f} (S = 1, bisection); below it "
+                    "speculation is slower than plain decoding\n", p.draft_tokens, p.cost_ratio, be.acceptance_rate);
+  else
+    fmt::print(out, "break-even acceptance rate for k = {}, c = {:g}: none: with c >= 1 even a = 1 gives "
+                    "S = (k+1)/(ck+1) <= 1\n", p.draft_tokens, p.cost_ratio);
+  fmt::print(out, "assumes: acceptances i.i.d. with rate a (sec. 3.1); the target verifies k+1 tokens in one "
+                  "forward's time (memory-bound decode); the k draft forwards run serially at c each\n");
+
+  json j = record_head("spec", "model", command);
+  j["inputs"] = {{"acceptance_rate", p.acceptance_rate}, {"draft_tokens", p.draft_tokens},
+                 {"cost_ratio", p.cost_ratio}, {"max_draft_tokens", o.max_draft_tokens}};
+  j["expected_tokens_per_step"] = E;
+  j["speedup"] = S;
+  j["optimal"] = {{"draft_tokens", best.draft_tokens}, {"speedup", best.speedup},
+                  {"at_search_bound", best.at_search_bound}};
+  j["break_even"] = be.exists ? json{{"exists", true}, {"acceptance_rate", be.acceptance_rate}}
+                              : json{{"exists", false}};
+  j["formulas"] = {{"expected_tokens_per_step", "(1 - a^(k+1)) / (1 - a)  [Leviathan et al. 2023, eq. 1]"},
+                   {"speedup", "(1 - a^(k+1)) / ((1 - a)(c k + 1))  [Leviathan et al. 2023, Theorem 3.8]"},
+                   {"break_even", "a such that speedup = 1, by bisection on [0, 1]"}};
+  j["source"] = "Y. Leviathan, M. Kalman, Y. Matias, Fast Inference from Transformers via Speculative Decoding, "
+                "ICML 2023 (arXiv:2211.17192)";
+
+  int rc = kExitOk;
+  if (o.monte_carlo_steps > 0) {
+    const MonteCarloResult mc =
+        as_usage([&] { return monte_carlo(p, std::uint64_t(o.monte_carlo_steps), o.seed); });
+    const bool consistent = std::abs(mc.z_score) < kMonteCarloZLimit;
+    fmt::print(out, "\nkind: simulation (Monte Carlo: {} verification steps, Bernoulli(a) acceptances, seed {})\n",
+               group(std::int64_t(mc.steps)), mc.seed);
+    fmt::print(out, "  tokens per step {:.4f} +- {:.4f} (standard error; sample sd {:.4f})\n",
+               mc.mean_tokens_per_step, mc.standard_error, mc.sample_std);
+    fmt::print(out, "  closed form     {:.4f} (exact sd {:.4f}): z = {:+.2f} -> {}\n", mc.closed_form_tokens,
+               mc.closed_form_std, mc.z_score,
+               consistent ? fmt::format("consistent (|z| < {:g})", kMonteCarloZLimit)
+                          : fmt::format("INCONSISTENT (|z| >= {:g})", kMonteCarloZLimit));
+    fmt::print(out, "  speedup         {:.4f}x (simulated tokens / (steps x (c k + 1)))\n", mc.speedup);
+    j["monte_carlo"] = {{"kind", "simulation"}, {"steps", mc.steps}, {"seed", mc.seed},
+                        {"mean_tokens_per_step", mc.mean_tokens_per_step}, {"standard_error", mc.standard_error},
+                        {"sample_std", mc.sample_std}, {"closed_form_tokens", mc.closed_form_tokens},
+                        {"closed_form_std", mc.closed_form_std}, {"z_score", mc.z_score},
+                        {"z_limit", kMonteCarloZLimit}, {"consistent", consistent}, {"speedup", mc.speedup}};
+    if (!consistent) rc = kExitCheckFailed;
+  }
+  if (!json_path.empty()) write_output("--json", json_path, j.dump(2) + "\n");
+  if (rc != kExitOk) fmt::print(stderr, "b06_serving: the Monte Carlo disagrees with the closed form (|z| >= {:g})\n",
+                                kMonteCarloZLimit);
+  return rc;
+}
+
+// ---- main -------------------------------------------------------------------------------
+
+int run(int argc, char** argv) {
+  CLI::App app{"B06 Inference serving: the KV-cache planner (kv), a continuous-batching simulator (batch) and "
+               "the speculative-decoding model (spec). Models and simulations: no GPU needed.",
+               "b06_serving"};
+  app.require_subcommand(1, 1);
+  const std::string command = command_line(argc, argv);
+
+  KvOptions kv;
+  std::string kv_json_path;
+  auto* kv_cmd = app.add_subcommand("kv", "KV-cache planner: pool bytes, tokens, pages, max concurrent sequences "
+                                          "and what binds (kind: model)");
+  add_kv_options(kv_cmd, kv);
+  auto* kv_json_opt = kv_cmd->add_option("--json", kv_json_path, "write the record as JSON to PATH ('-' or no "
+                                                                 "PATH: stdout)")->expected(0, 1);
+
+  BatchOptions batch;
+  std::string batch_json_path;
+  auto* batch_cmd = app.add_subcommand("batch", "continuous-batching simulation of a request stream on the KV pool, "
+                                                "roofline step times (kind: simulation)");
+  add_kv_options(batch_cmd, batch.kv);
+  batch_cmd->add_option("--requests", batch.requests, "synthetic requests to simulate (>= 1; default 1000); with "
+                                                      "--trace, the first N rows")->check(decimal_integer());
+  batch_cmd->add_option("--seed", batch.seed, "seed of the synthetic workload (default 1)")->check(decimal_integer());
+  batch_cmd->add_option("--rate", batch.rate, "Poisson arrival rate, requests/s (> 0; default inf: every request "
+                                              "at t = 0, an offline batch)");
+  batch_cmd->add_option("--prompt-median", batch.prompt_median, "median prompt length, tokens (>= 1; default 512)")->check(finite_number());
+  batch_cmd->add_option("--prompt-sigma", batch.prompt_sigma, "sigma of ln(prompt length) (>= 0; default 1.0)")->check(finite_number());
+  batch_cmd->add_option("--output-median", batch.output_median, "median output length, tokens (>= 1; default 128)")->check(finite_number());
+  batch_cmd->add_option("--output-sigma", batch.output_sigma, "sigma of ln(output length) (>= 0; default 1.0)")->check(finite_number());
+  batch_cmd->add_option("--trace", batch.trace, "CSV trace instead of the synthetic workload: header "
+                                                "timestamp_s,prompt_tokens,output_tokens");
+  batch_cmd->add_flag("--chunked-prefill", batch.chunked_prefill, "split prompts across steps (Sarathi-Serve); "
+                                                                  "default off");
+  batch_cmd->add_option("--max-batch-tokens", batch.max_batch_tokens,
+                        "tokens per step (>= --max-num-seqs; default as vLLM v0.6: 2048 with chunked prefill, "
+                        "else max(context, 2048))")->check(decimal_integer());
+  batch_cmd->add_option("--max-num-seqs", batch.max_num_seqs, "sequences per step (>= 1; vLLM default 256)")->check(decimal_integer());
+  batch_cmd->add_option("--compute-efficiency", batch.compute_efficiency,
+                        "fraction of the dense bf16 peak a step reaches, in (0, 1] (default 0.70: cuBLAS bf16 GEMM "
+                        "8192^3 on the lent H200, 678-692 of 989.5 TFLOP/s)")->check(finite_number());
+  batch_cmd->add_option("--bandwidth-efficiency", batch.bandwidth_efficiency,
+                        "fraction of the datasheet HBM bandwidth a step reaches, in (0, 1] (default 0.88: "
+                        "cudaMemcpy 4227 of 4800 GB/s on the lent H200)")->check(finite_number());
+  batch_cmd->add_option("--overhead-us", batch.overhead_us, "fixed cost per step, microseconds (>= 0; default 0: "
+                                                            "the roofline floor)")->check(finite_number());
+  batch_cmd->add_option("--series-every", batch.series_every_steps, "one CSV time-series row per N steps (>= 1; "
+                                                                    "default 100)")->check(decimal_integer());
+  auto* batch_json_opt = batch_cmd->add_option("--json", batch_json_path, "write the record as JSON to PATH ('-' or "
+                                                                          "no PATH: stdout)")->expected(0, 1);
+  batch_cmd->add_option("--csv", batch.csv_path, "write the time series (KV utilization, queue, batch per step) as "
+                                                 "CSV (default: beside --json, .csv)");
+
+  SpecOptions spec;
+  std::string spec_json_path;
+  auto* spec_cmd = app.add_subcommand("spec", "speculative decoding: tokens per step, speedup, optimal draft "
+                                              "length, break-even acceptance rate (kind: model)");
+  spec_cmd->add_option("--acceptance-rate", spec.params.acceptance_rate,
+                       "probability the target accepts a draft token, in [0, 1]")->check(finite_number())->required();
+  spec_cmd->add_option("--draft-tokens", spec.params.draft_tokens, "draft tokens per verification step (1 to 1024)")
+      ->required()->check(decimal_integer());
+  spec_cmd->add_option("--cost-ratio", spec.params.cost_ratio,
+                       "draft forward time / target forward time (>= 0)")->check(finite_number())->required();
+  spec_cmd->add_option("--max-draft-tokens", spec.max_draft_tokens, "search bound of the optimal draft length "
+                                                                    "(1 to 1024, default 64)")->check(decimal_integer());
+  spec_cmd->add_option("--monte-carlo", spec.monte_carlo_steps,
+                       "also simulate N verification steps and compare with the closed form (N >= 2)")->check(decimal_integer());
+  spec_cmd->add_option("--seed", spec.seed, "seed of the Monte Carlo (default 1)")->check(decimal_integer());
+  auto* spec_json_opt = spec_cmd->add_option("--json", spec_json_path, "write the record as JSON to PATH ('-' or "
+                                                                       "no PATH: stdout)")->expected(0, 1);
+
+  if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
+  kv.mark_given(kv_cmd);
+  batch.kv.mark_given(batch_cmd);
+  batch.requests_given = batch_cmd->count("--requests") > 0;
+  if (batch_cmd->parsed()) {
+    if (batch_json_opt->count() > 0 && batch_json_path.empty()) batch_json_path = "-";
+    return run_batch(batch, batch_json_path, command);
+  }
+  if (kv_cmd->parsed()) {
+    if (kv_json_opt->count() > 0 && kv_json_path.empty()) kv_json_path = "-";
+    return run_kv(kv, kv_json_path, command);
+  }
+  if (spec_json_opt->count() > 0 && spec_json_path.empty()) spec_json_path = "-";
+  if (spec_cmd->count("--monte-carlo") > 0 && (spec.monte_carlo_steps < 2 || spec.monte_carlo_steps > kMaxMonteCarloSteps))
+    throw UsageError(fmt::format("--monte-carlo: steps must be in [2, {}], got {}", kMaxMonteCarloSteps,
+                                 spec.monte_carlo_steps));
+  return run_spec(spec, spec_json_path, command);
+}
+
+}  // namespace
+}  // namespace tutor::b06
+
+int main(int argc, char** argv) {
+  return tutor::run_main("b06_serving", [&] { return tutor::b06::run(argc, argv); });
+}

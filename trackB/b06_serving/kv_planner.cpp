@@ -1,0 +1,184 @@
+#include "kv_planner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "calculator.hpp"
+
+namespace tutor::b06 {
+namespace {
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw std::invalid_argument(message);
+}
+
+/// Runtime totals (what torch.cuda.mem_get_info()[1] and cudaDeviceProp.totalGlobalMem
+/// report), where a source records one. The datasheet's "80GB" is neither 80e9 B nor 80 GiB
+/// of usable memory: the runtime reports 79.22 GiB = 85.06e9 B on an H100 80GB.
+struct RuntimeTotal {
+  std::string_view key;
+  double bytes;
+  std::string_view source;
+};
+const RuntimeTotal kRuntimeTotals[] = {
+    {"h100-sxm", 79.22 * kGiB,
+     "runtime total: vLLM logs 'total_gpu_memory (79.22GiB)' (torch.cuda.mem_get_info) on an "
+     "H100 80GB, github.com/vllm-project/vllm/pull/12126 and pull/10511"},
+    {"h200-sxm", 150109880320.0,
+     "runtime total: cudaDeviceProp.totalGlobalMem = 150,109,880,320 B on the lent H200, "
+     "docs/results/H200/b01_device_info.txt"},
+};
+
+}  // namespace
+
+GpuMemory gpu_memory(const hw::GpuSpec& gpu) {
+  for (const auto& r : kRuntimeTotals)
+    if (r.key == gpu.key) return {r.bytes, true, std::string(r.source)};
+  return {gpu.memory_GB.value * 1e9, false,
+          fmt::format("datasheet {} GB x 1e9 B ({}); the runtime total usually differs (an H100 80GB "
+                      "reports 79.22 GiB = 85.06e9 B): pass --gpu-memory-gib from torch.cuda.mem_get_info()",
+                      gpu.memory_GB.value, gpu.memory_GB.source)};
+}
+
+KvPool size_kv_pool(const KvPoolInputs& in) {
+  require(in.total_memory_bytes > 0 && std::isfinite(in.total_memory_bytes),
+          "--gpu-memory-gib: GPU memory must be > 0");
+  require(in.memory_utilization > 0 && in.memory_utilization <= 1,
+          fmt::format("--memory-utilization: must be in (0, 1], got {}", in.memory_utilization));
+  require(in.weight_bytes >= 0, "weights: must be >= 0 bytes");
+  require(in.activation_bytes >= 0 && std::isfinite(in.activation_bytes),
+          "--activation-reserve-gib: must be >= 0");
+  require(in.non_torch_bytes >= 0 && std::isfinite(in.non_torch_bytes), "--non-torch-gib: must be >= 0");
+  require(in.kv_bytes_per_token > 0, "kv bytes per token: must be > 0");
+  require(in.block_size >= 1, fmt::format("--block-size: must be >= 1 token, got {}", in.block_size));
+  KvPool p;
+  p.budget_bytes = in.total_memory_bytes * in.memory_utilization;
+  p.pool_bytes = p.budget_bytes - in.weight_bytes - in.activation_bytes - in.non_torch_bytes;
+  p.block_bytes = double(in.block_size) * in.kv_bytes_per_token;
+  // vLLM: num_gpu_blocks = max(int(available_kv_cache_memory // cache_block_size), 0)
+  p.blocks = p.pool_bytes > 0 ? static_cast<std::int64_t>(std::floor(p.pool_bytes / p.block_bytes)) : 0;
+  p.tokens = p.blocks * in.block_size;
+  return p;
+}
+
+const char* to_string(Binding b) {
+  switch (b) {
+    case Binding::context_length: return "context_length";
+    case Binding::weights: return "weights";
+    case Binding::kv_pool: return "kv_pool";
+  }
+  return "?";
+}
+
+KvPlan plan_kv(const b05::ModelConfig& model, const KvPlanRequest& r) {
+  require(r.gpus >= 1, fmt::format("--gpus: must be >= 1, got {}", r.gpus));
+  require(r.tp >= 1, fmt::format("--tp: must be >= 1, got {}", r.tp));
+  require(r.gpus % r.tp == 0,
+          fmt::format("--tp: {} GPUs do not split into tensor-parallel groups of {}", r.gpus, r.tp));
+  require(r.weight_bytes_per_param > 0, "--weight-dtype: bytes per parameter must be > 0");
+  require(r.kv_bytes_per_element > 0, "--kv-dtype: bytes per element must be > 0");
+  require(r.context >= 0, fmt::format("--context: must be >= 1 token, got {}", r.context));
+  // vLLM splits query heads evenly over TP ranks and either splits KV heads evenly or
+  // replicates them (vllm/model_executor/models/llama.py, LlamaAttention.__init__:
+  // "assert self.total_num_heads % tp_size == 0"; KV: "total_num_kv_heads % tp_size == 0"
+  // when there are at least tp of them, else "tp_size % total_num_kv_heads == 0").
+  require(model.num_heads % r.tp == 0,
+          fmt::format("--tp: {} attention heads of {} do not split over {} GPUs", model.num_heads, model.name, r.tp));
+  if (!model.is_mla()) {
+    const auto h = model.num_kv_heads;
+    require(h >= r.tp ? h % r.tp == 0 : r.tp % h == 0,
+            fmt::format("--tp: {} KV heads of {} neither split evenly over {} GPUs nor replicate evenly", h,
+                        model.name, r.tp));
+  }
+
+  KvPlan plan;
+  plan.replicas = r.gpus / r.tp;
+  plan.context = r.context > 0 ? r.context : model.max_position_embeddings;
+  plan.max_position_embeddings = model.max_position_embeddings;
+  require(plan.context >= 1, "--context: the model has no max_position_embeddings; give --context");
+
+  // Weights: vLLM shards every linear layer, the embedding and the LM head over the TP group
+  // (Column/RowParallelLinear, VocabParallelEmbedding, ParallelLMHead); norm scales are
+  // replicated, a few hidden_size vectors per layer (< 0.01% of the weights), ignored here.
+  plan.weight_bytes_total = b05::weight_bytes(model, r.weight_bytes_per_param);
+  plan.weight_bytes_per_gpu = plan.weight_bytes_total / r.tp;
+
+  // KV per token: every layer stores the token in its page (vLLM's cache block spans all
+  // layers), each GPU holding max(1, kv_heads / tp) heads; MLA's latent is not split by head
+  // and every rank caches all of it.
+  double per_gpu_share = 1;
+  if (model.is_mla()) {
+    plan.kv_heads_per_gpu = 1;
+    if (r.tp > 1)
+      plan.notes.push_back(fmt::format("MLA: the compressed latent has no heads to split; every one of the {} "
+                                       "TP ranks caches all of it (vLLM get_num_kv_heads = 1 under MLA)", r.tp));
+  } else {
+    plan.kv_heads_per_gpu = std::max<std::int64_t>(1, model.num_kv_heads / r.tp);
+    per_gpu_share = double(plan.kv_heads_per_gpu) / double(model.num_kv_heads);
+    plan.kv_heads_replicated = model.num_kv_heads < r.tp;
+    if (plan.kv_heads_replicated)
+      plan.notes.push_back(fmt::format(
+          "KV heads replicated: {} KV heads over TP={} leaves 1 head per GPU, each head stored on {} GPUs, so the "
+          "node stores {}x the model's KV bytes (vLLM replicates KV heads when num_kv_heads < tp)",
+          model.num_kv_heads, r.tp, r.tp / model.num_kv_heads, r.tp / model.num_kv_heads));
+  }
+  plan.kv_bytes_per_token_model = b05::kv_bytes_per_token_uncapped(model, r.kv_bytes_per_element);
+  plan.kv_bytes_per_token_per_gpu = plan.kv_bytes_per_token_model * per_gpu_share;
+
+  plan.pool = size_kv_pool({r.memory.total_bytes, r.memory_utilization, plan.weight_bytes_per_gpu,
+                            r.activation_reserve_bytes, r.non_torch_bytes, plan.kv_bytes_per_token_per_gpu,
+                            r.block_size});
+  plan.pool_bytes_total = std::max(0.0, plan.pool.pool_bytes) * r.gpus;
+  plan.tokens_total = plan.pool.tokens * plan.replicas;
+
+  // One sequence: window-capped (a sliding-window layer keeps min(context, window) tokens),
+  // rounded up to whole pages.
+  plan.sequence_bytes_per_gpu = b05::kv_bytes_for_context(model, r.kv_bytes_per_element, plan.context) * per_gpu_share;
+  plan.blocks_per_sequence =
+      static_cast<std::int64_t>(std::ceil(plan.sequence_bytes_per_gpu / plan.pool.block_bytes - 1e-12));
+  bool windowed = false;
+  for (const auto& l : model.layers) windowed |= l.attention == b05::AttentionKind::sliding_window;
+  if (windowed)
+    plan.notes.push_back(
+        "sliding-window layers keep at most their window per sequence: a sequence's pages are its window-capped KV "
+        "bytes over the page size (an allocator that frees out-of-window pages, as vLLM's hybrid KV cache manager "
+        "does); tokens counts a page as block_size tokens of every layer");
+
+  const double reserves = plan.weight_bytes_per_gpu + r.activation_reserve_bytes + r.non_torch_bytes;
+  if (model.max_position_embeddings > 0 && plan.context > model.max_position_embeddings) {
+    plan.binds = Binding::context_length;
+    plan.max_sequences = 0;
+    plan.binds_why = fmt::format("context {} tokens exceeds max_position_embeddings {} of {}", plan.context,
+                                 model.max_position_embeddings, model.name);
+  } else if (plan.pool.blocks == 0) {
+    plan.binds = Binding::weights;
+    plan.max_sequences = 0;
+    plan.binds_why = fmt::format(
+        "weights {:.2f} GiB + activation {:.2f} GiB + non-torch {:.2f} GiB per GPU = {:.2f} GiB leave no room in "
+        "the {:.2f} GiB budget (vLLM: 'No available memory for the cache blocks')",
+        plan.weight_bytes_per_gpu / kGiB, r.activation_reserve_bytes / kGiB, r.non_torch_bytes / kGiB,
+        reserves / kGiB, plan.pool.budget_bytes / kGiB);
+  } else {
+    plan.binds = Binding::kv_pool;
+    plan.max_sequences = plan.replicas * (plan.pool.blocks / plan.blocks_per_sequence);
+    if (plan.max_sequences == 0)
+      plan.binds_why = fmt::format(
+          "one sequence of {} tokens needs {} pages but the pool holds {} (vLLM refuses to start: the max seq len "
+          "is larger than the tokens the KV cache can store)",
+          plan.context, plan.blocks_per_sequence, plan.pool.blocks);
+    else
+      plan.binds_why = fmt::format("{} pages per GPU / {} pages per sequence = {} sequences per replica, x {} "
+                                   "replica(s)",
+                                   plan.pool.blocks, plan.blocks_per_sequence, plan.max_sequences / plan.replicas,
+                                   plan.replicas);
+  }
+  if (plan.max_sequences > 256)
+    plan.notes.push_back("the scheduler also caps running sequences: vLLM --max-num-seqs, 256 by default in "
+                         "EngineArgs (vllm/engine/arg_utils.py)");
+  return plan;
+}
+
+}  // namespace tutor::b06

@@ -1,0 +1,239 @@
+#include "workload.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <istream>
+#include <limits>
+#include <numbers>
+#include <random>
+#include <string_view>
+
+namespace tutor::b06 {
+
+// ------------------------------------------------------------------ synthetic workload
+
+LognormalLength LognormalLength::from_mean_sd(double mean_tokens, double sd_tokens,
+                                              std::int32_t max_tokens) {
+  if (!(std::isfinite(mean_tokens) && mean_tokens >= 1))
+    throw UsageError("mean_tokens: must be a finite number >= 1");
+  if (!(std::isfinite(sd_tokens) && sd_tokens >= 0))
+    throw UsageError("sd_tokens: must be a finite number >= 0");
+  // Moments of the lognormal: E = m exp(s^2/2), Var = E^2 (exp(s^2) - 1), m the median.
+  const double cv2 = (sd_tokens / mean_tokens) * (sd_tokens / mean_tokens);
+  return {mean_tokens / std::sqrt(1 + cv2), std::sqrt(std::log1p(cv2)), max_tokens};
+}
+
+namespace {
+
+// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
+// OOPSLA 2014): turns one user seed into well-separated seeds for the three engines.
+std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/// Variates computed from mt19937_64's raw output, so they are the same everywhere.
+class Stream {
+ public:
+  explicit Stream(std::uint64_t seed) : engine_(seed) {}
+
+  /// Uniform on (0, 1]: the top 53 bits, shifted off zero so log() is finite.
+  double uniform_open0() { return (static_cast<double>(engine_() >> 11) + 1.0) * 0x1.0p-53; }
+
+  /// Exponential of rate 1 by inversion: -ln U, U uniform on (0, 1].
+  double exponential() { return -std::log(uniform_open0()); }
+
+  /// Standard normal by the Box-Muller transform (Box and Muller, Ann. Math. Stat. 29, 1958),
+  /// both variates of each pair used.
+  double normal() {
+    if (has_spare_) {
+      has_spare_ = false;
+      return spare_;
+    }
+    const double radius = std::sqrt(-2.0 * std::log(uniform_open0()));
+    const double angle = 2.0 * std::numbers::pi * uniform_open0();
+    spare_ = radius * std::sin(angle);
+    has_spare_ = true;
+    return radius * std::cos(angle);
+  }
+
+ private:
+  std::mt19937_64 engine_;
+  double spare_ = 0;
+  bool has_spare_ = false;
+};
+
+std::int32_t lognormal_tokens(Stream& s, const LognormalLength& len) {
+  const double x = len.median_tokens * std::exp(len.sigma * s.normal());
+  const double rounded = std::nearbyint(std::min(x, static_cast<double>(len.max_tokens)));
+  return static_cast<std::int32_t>(std::max(1.0, rounded));
+}
+
+void check_length(const LognormalLength& len, const std::string& name) {
+  if (!(std::isfinite(len.median_tokens) && len.median_tokens >= 1))
+    throw UsageError(name + ".median_tokens: must be a finite number >= 1");
+  if (!(std::isfinite(len.sigma) && len.sigma >= 0))
+    throw UsageError(name + ".sigma: must be a finite number >= 0");
+  if (len.max_tokens < 1) throw UsageError(name + ".max_tokens: must be >= 1");
+}
+
+}  // namespace
+
+std::vector<Request> generate_workload(const SyntheticWorkload& spec) {
+  if (spec.requests < 1) throw UsageError("requests: must be >= 1");
+  if (spec.requests > std::numeric_limits<std::uint32_t>::max())
+    throw UsageError("requests: must be at most 4294967295");
+  if (!(spec.arrival_rate_per_s > 0) || std::isnan(spec.arrival_rate_per_s))
+    throw UsageError("arrival_rate_per_s: must be > 0 (or infinity: every request at t = 0)");
+  check_length(spec.prompt, "prompt");
+  check_length(spec.output, "output");
+
+  std::uint64_t state = spec.seed;
+  Stream arrivals(splitmix64(state));
+  Stream prompts(splitmix64(state));
+  Stream outputs(splitmix64(state));
+
+  std::vector<Request> out(spec.requests);
+  const double mean_gap_s = 1.0 / spec.arrival_rate_per_s;  // 0 for an infinite rate
+  double t = 0;
+  for (auto& r : out) {
+    // Poisson process: independent exponential gaps of mean 1 / lambda.
+    t += arrivals.exponential() * mean_gap_s;
+    r.arrival_s = t;
+    r.prompt_tokens = lognormal_tokens(prompts, spec.prompt);
+    r.output_tokens = lognormal_tokens(outputs, spec.output);
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ CSV trace
+
+ParseError::ParseError(const std::string& source, std::size_t line, const std::string& field,
+                       const std::string& what)
+    : UsageError(source + ":" + std::to_string(line) + ": " + field + ": " + what),
+      source_(source), line_(line), field_(field) {}
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+/// A field quoted back in a message, cut short so the message stays one readable line.
+std::string quoted(std::string_view s) {
+  std::string out = "'";
+  out += s.size() <= 40 ? s : s.substr(0, 40);
+  if (s.size() > 40) out += "...";
+  return out + "'";
+}
+
+/// The shortest text that reads back as `x` ("4", "3.5").
+std::string shortest(double x) {
+  char buf[32];
+  const auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, x);
+  return ec == std::errc() ? std::string(buf, ptr) : std::to_string(x);
+}
+
+constexpr const char* kFieldNames[3] = {"timestamp_s", "prompt_tokens", "output_tokens"};
+
+std::int32_t parse_positive_int(std::string_view text, const std::string& source,
+                                std::size_t line, const char* field) {
+  std::int64_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc() || ptr != end || value < 1 ||
+      value > std::numeric_limits<std::int32_t>::max())
+    throw ParseError(source, line, field,
+                     "expected a positive integer (1 to 2147483647), got " + quoted(text));
+  return static_cast<std::int32_t>(value);
+}
+
+double parse_timestamp(std::string_view text, const std::string& source, std::size_t line) {
+  double value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc() || ptr != end || !std::isfinite(value) || value < 0)
+    throw ParseError(source, line, kFieldNames[0],
+                     "expected a finite number of seconds >= 0, got " + quoted(text));
+  return value;
+}
+
+}  // namespace
+
+std::vector<Request> parse_trace_csv(std::istream& in, const std::string& source_name) {
+  std::vector<Request> out;
+  std::string text;
+  std::size_t line = 0;
+  bool have_header = false;
+  while (std::getline(in, text)) {
+    ++line;
+    std::string_view row = text;
+    if (line == 1 && row.starts_with("\xEF\xBB\xBF")) row.remove_prefix(3);  // UTF-8 BOM
+    if (trim(row).empty()) continue;
+    if (!have_header) {
+      // The header: exactly the three names, in order (spaces around names allowed).
+      std::string normalised;
+      std::size_t start = 0;
+      while (true) {
+        const auto comma = row.find(',', start);
+        if (!normalised.empty()) normalised += ',';
+        normalised += trim(row.substr(start, comma == std::string_view::npos ? row.npos : comma - start));
+        if (comma == std::string_view::npos) break;
+        start = comma + 1;
+      }
+      if (normalised != kTraceHeader)
+        throw ParseError(source_name, line, "header",
+                         std::string("expected '") + kTraceHeader + "', got " + quoted(trim(row)));
+      have_header = true;
+      continue;
+    }
+    std::string_view fields[3];
+    std::size_t start = 0;
+    for (int f = 0; f < 3; ++f) {
+      const auto comma = row.find(',', start);
+      const bool last = comma == std::string_view::npos;
+      if (last && f < 2)
+        throw ParseError(source_name, line, kFieldNames[f + 1],
+                         "missing (expected 3 comma-separated fields: " + std::string(kTraceHeader) + ")");
+      if (!last && f == 2)
+        throw ParseError(source_name, line, "row",
+                         "more than 3 fields (expected " + std::string(kTraceHeader) + ")");
+      fields[f] = trim(row.substr(start, last ? row.npos : comma - start));
+      start = last ? row.size() : comma + 1;
+    }
+    Request r;
+    r.arrival_s = parse_timestamp(fields[0], source_name, line);
+    r.prompt_tokens = parse_positive_int(fields[1], source_name, line, kFieldNames[1]);
+    r.output_tokens = parse_positive_int(fields[2], source_name, line, kFieldNames[2]);
+    if (!out.empty() && r.arrival_s < out.back().arrival_s)
+      throw ParseError(source_name, line, kFieldNames[0],
+                       quoted(fields[0]) + " is earlier than the previous row's " +
+                           shortest(out.back().arrival_s) + " (rows must be in time order)");
+    out.push_back(r);
+  }
+  if (in.bad()) throw UsageError(source_name + ": read error");
+  if (!have_header)
+    throw ParseError(source_name, std::max<std::size_t>(line, 1), "header",
+                     std::string("missing (expected '") + kTraceHeader + "')");
+  if (out.empty())
+    throw ParseError(source_name, line + 1, "row", "no request rows after the header");
+  return out;
+}
+
+std::vector<Request> read_trace_csv(const std::string& path) {
+  std::ifstream file(path);
+  if (!file)
+    throw UsageError(path + ": cannot open the trace file (" + std::strerror(errno) + ")");
+  return parse_trace_csv(file, path);
+}
+
+}  // namespace tutor::b06
