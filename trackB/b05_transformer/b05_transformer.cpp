@@ -388,7 +388,8 @@ int run(int argc, char** argv) {
   auto* model_opt = calc->add_option("--model", o.model_name, "a shipped config by file stem (see --list-models)");
   auto* config_opt = calc->add_option("--config", o.config_path, "a Hugging Face config.json (any path)");
   model_opt->excludes(config_opt);
-  calc->add_option("--context", o.context, "context length in tokens (>= 1; default 4096)")->check(CLI::PositiveNumber);
+  calc->add_option("--context", o.context, "context length in tokens (>= 1; default 4096)")
+      ->check(decimal_integer())->check(CLI::PositiveNumber);
   calc->add_option("--dtype", o.dtype, "weight and activation dtype: " + known_dtypes() + " (default bf16)");
   calc->add_option("--kv-dtype", o.kv_dtype, "KV-cache dtype (default: --dtype)");
   auto* json = calc->add_option("--json", o.json_path, "write the record as JSON to PATH ('-' or no PATH: stdout)")
@@ -406,6 +407,7 @@ int run(int argc, char** argv) {
   if (!calc->parsed())
     throw UsageError("missing subcommand: b05_transformer calc --model NAME | --config FILE (or --list-models)");
   if (json->count() > 0 && o.json_path.empty()) o.json_path = "-";
+  require_writable("--json", o.json_path);
   return run_calc(o, argc, argv);
 }
 
