@@ -72,7 +72,6 @@ json to_json(const gpu::DeviceInfo& d) {
           {"runtime", d.runtime_version}};
 }
 
-namespace {
 std::string utc_timestamp() {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm tm{};
@@ -81,7 +80,6 @@ std::string utc_timestamp() {
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
 }
-}  // namespace
 
 json to_json(const LabRecord& r) {
   if (r.kind != "measurement" && r.kind != "model" && r.kind != "simulation")

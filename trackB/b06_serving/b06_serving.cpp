@@ -31,6 +31,7 @@
 #include "step_cost.hpp"
 #include "tutor/atomic_file.hpp"
 #include "tutor/cli.hpp"
+#include "tutor/report.hpp"
 #include "tutor/hardware.hpp"
 #include "tutor/version.hpp"
 #include "workload.hpp"
@@ -42,18 +43,10 @@ using nlohmann::json;
 
 // ---- shared helpers ---------------------------------------------------------------------
 
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 /// The fields every record of this tool starts with.
 json record_head(const std::string& subcommand, const std::string& kind, const std::string& command) {
-  return {{"lab", "b06_serving"}, {"module", "B06"},    {"version", kVersion}, {"timestamp", utc_now()},
+  return {{"lab", "b06_serving"}, {"module", "B06"},    {"version", kVersion}, {"timestamp", utc_timestamp()},
           {"command", command},   {"subcommand", subcommand}, {"kind", kind}};
 }
 

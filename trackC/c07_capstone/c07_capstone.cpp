@@ -17,6 +17,7 @@
 #include "capstone.hpp"
 #include "tutor/atomic_file.hpp"
 #include "tutor/cli.hpp"
+#include "tutor/report.hpp"
 #include "tutor/version.hpp"
 
 namespace tutor::c07 {
@@ -24,14 +25,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 std::string group(std::int64_t v) {
   std::string s = std::to_string(v < 0 ? -v : v), out;
@@ -389,7 +382,7 @@ json record(const NodeSizing& n, const std::string& command) {
       {"lab", "c07_capstone"},
       {"module", "C07"},
       {"version", kVersion},
-      {"timestamp", utc_now()},
+      {"timestamp", utc_timestamp()},
       {"command", command},
       {"kind", "model"},
       {"inputs",

@@ -37,6 +37,9 @@ struct LabRecord {
 nlohmann::json to_json(const Comparison& cmp);
 nlohmann::json to_json(const StepResult& step);
 nlohmann::json to_json(const gpu::DeviceInfo& info);
+/// The current time as ISO 8601 UTC ("2026-11-29T16:09:06Z"), for records' "timestamp".
+std::string utc_timestamp();
+
 /// The record, with "version" (git describe at build time) and a UTC "timestamp".
 nlohmann::json to_json(const LabRecord& record);
 
