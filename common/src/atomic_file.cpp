@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 namespace tutor {
@@ -34,6 +35,23 @@ bool write_all(int fd, const std::string& text) {
 }
 
 }  // namespace
+
+std::string read_text_file(const std::string& path, std::size_t max_bytes) {
+  std::error_code ec;
+  const auto st = fs::status(path, ec);
+  if (!fs::exists(st)) throw std::runtime_error("cannot open it: it does not exist");
+  if (fs::is_directory(st)) throw std::runtime_error("cannot open it: it is a folder");
+  if (!fs::is_regular_file(st)) throw std::runtime_error("cannot open it: it is not a regular file");
+  const auto size = fs::file_size(path, ec);
+  if (ec || size > max_bytes)
+    throw std::runtime_error("cannot open it: it is larger than " + std::to_string(max_bytes >> 20) + " MiB");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open it: permission denied or unreadable");
+  std::string text(size, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(size));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return text;
+}
 
 std::string check_output_path(const std::string& path) {
   if (path.empty()) return "the path is empty";

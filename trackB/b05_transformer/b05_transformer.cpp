@@ -389,7 +389,7 @@ int run(int argc, char** argv) {
   auto* config_opt = calc->add_option("--config", o.config_path, "a Hugging Face config.json (any path)");
   model_opt->excludes(config_opt);
   calc->add_option("--context", o.context, "context length in tokens (>= 1; default 4096)")
-      ->check(decimal_integer())->check(CLI::PositiveNumber);
+      ->check(decimal_integer())->check(CLI::Range(1, 1 << 30));
   calc->add_option("--dtype", o.dtype, "weight and activation dtype: " + known_dtypes() + " (default bf16)");
   calc->add_option("--kv-dtype", o.kv_dtype, "KV-cache dtype (default: --dtype)");
   auto* json = calc->add_option("--json", o.json_path, "write the record as JSON to PATH ('-' or no PATH: stdout)")

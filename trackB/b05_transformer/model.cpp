@@ -6,6 +6,8 @@
 // huggingface/transformers (and openai/gpt-oss gpt_oss/torch/model.py for gpt-oss).
 #include "model.hpp"
 
+#include "tutor/atomic_file.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -93,16 +95,22 @@ const Family* find_family(std::string_view model_type) {
 
 bool present(const json& j, const char* key) { return j.contains(key) && !j.at(key).is_null(); }
 
+/// Config integers are bounded so that counts and byte sizes cannot overflow 64-bit
+/// arithmetic (a hidden size of 1e15 would wrap the parameter count).
+constexpr std::int64_t kMaxConfigInt = 2147483647;
+
 /// A positive integer at `key`, or nullopt when absent or null. Integral floats (4096.0) pass.
 std::optional<std::int64_t> positive_int(const json& j, const char* key) {
   if (!present(j, key)) return std::nullopt;
   const json& v = j.at(key);
   if (v.is_number_integer() || v.is_number_unsigned()) {
     const auto i = v.get<std::int64_t>();
+    if (i > kMaxConfigInt) throw ConfigError(key, "must be at most 2147483647");
     if (i > 0) return i;
   } else if (v.is_number_float()) {
     const double d = v.get<double>();
-    if (d > 0 && d < 9e15 && std::floor(d) == d) return static_cast<std::int64_t>(d);
+    if (d > double(kMaxConfigInt)) throw ConfigError(key, "must be at most 2147483647");
+    if (d > 0 && std::floor(d) == d) return static_cast<std::int64_t>(d);
   }
   throw ConfigError(key, "must be a positive integer");
 }
@@ -310,13 +318,15 @@ ModelConfig parse_hf_config(const json& config_in, std::string name) {
 }
 
 ModelConfig load_model_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path, "cannot open the file");
-  std::stringstream text;
-  text << in.rdbuf();
+  std::string text;
+  try {
+    text = read_text_file(path, std::size_t(16) << 20);
+  } catch (const std::runtime_error& e) {
+    throw ConfigError(path, e.what());
+  }
   json j;
   try {
-    j = json::parse(text.str());
+    j = json::parse(text);
   } catch (const json::parse_error& e) {
     std::string what = e.what();
     std::replace(what.begin(), what.end(), '\n', ' ');

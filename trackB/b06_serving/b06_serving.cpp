@@ -123,6 +123,8 @@ double gpu_field(const json& j, const std::string& path, const char* field, std:
   const json& num = v.is_object() && v.contains("value") ? v.at("value") : v;
   if (!num.is_number() || !(num.get<double>() > 0))
     throw UsageError(fmt::format("--gpu: {}: field '{}' must be a number > 0", path, field));
+  if (v.is_object() && v.contains("source") && !v.at("source").is_string())
+    throw UsageError(fmt::format("--gpu: {}: field '{}': source must be a string", path, field));
   if (source) *source = v.is_object() && v.contains("source") ? v.at("source").get<std::string>() : path;
   return num.get<double>();
 }
@@ -130,8 +132,12 @@ double gpu_field(const json& j, const std::string& path, const char* field, std:
 GpuChoice choose_gpu(const std::string& name, double memory_override_gib) {
   GpuChoice g;
   if (name.ends_with(".json")) {
-    std::ifstream in(name);
-    if (!in) throw UsageError(fmt::format("--gpu: cannot read '{}'", name));
+    std::string in;
+    try {
+      in = read_text_file(name, std::size_t(1) << 20);
+    } catch (const std::runtime_error& e) {
+      throw UsageError(fmt::format("--gpu: {}: {}", name, e.what()));
+    }
     json j;
     try {
       j = json::parse(in);
@@ -207,7 +213,7 @@ void add_kv_options(CLI::App* app, KvOptions& o) {
                   "total memory of one GPU as the runtime reports it, GiB (> 0; overrides the table)")->check(finite_number());
   app->add_option("--block-size", o.block_size, "tokens per KV page (>= 1; vLLM default 16)")->check(decimal_integer());
   app->add_option("--context", o.context, "tokens per sequence, prompt + output (>= 1; default: the model's "
-                                          "max_position_embeddings)")->check(decimal_integer());
+                                          "max_position_embeddings)")->check(decimal_integer())->check(CLI::Range(1, 1 << 30));
 }
 
 struct KvSetup {
@@ -403,7 +409,8 @@ int run_batch(BatchOptions o, const std::string& json_path, const std::string& c
   if (o.series_every_steps < 1)
     throw UsageError(fmt::format("--series-every: must be >= 1 step, got {}", o.series_every_steps));
   if (o.trace.empty()) {
-    if (!(o.rate > 0)) throw UsageError(fmt::format("--rate: must be > 0 requests/s (or inf), got {}", o.rate));
+    if (!(o.rate > 0) || (std::isfinite(o.rate) && (o.rate < 1e-3 || o.rate > 1e6)))
+      throw UsageError(fmt::format("--rate: must be 1e-3 .. 1e6 requests/s, or inf; got {}", o.rate));
     const auto check_length = [](const char* option, double v, double min) {
       if (!(v >= min && std::isfinite(v)))
         throw UsageError(fmt::format("{}: must be a finite number >= {:g}, got {}", option, min, v));
@@ -679,10 +686,11 @@ int run(int argc, char** argv) {
                                                 "roofline step times (kind: simulation)");
   add_kv_options(batch_cmd, batch.kv);
   batch_cmd->add_option("--requests", batch.requests, "synthetic requests to simulate (>= 1; default 1000); with "
-                                                      "--trace, the first N rows")->check(decimal_integer());
+                                                      "--trace, the first N rows (at most 20,000,000)")
+      ->check(decimal_integer())->check(CLI::Range(1, 20000000));
   batch_cmd->add_option("--seed", batch.seed, "seed of the synthetic workload (default 1)")->check(decimal_integer());
   batch_cmd->add_option("--rate", batch.rate, "Poisson arrival rate, requests/s (> 0; default inf: every request "
-                                              "at t = 0, an offline batch)");
+                                              "at t = 0, an offline batch; finite rates 1e-3 .. 1e6)");
   batch_cmd->add_option("--prompt-median", batch.prompt_median, "median prompt length, tokens (>= 1; default 512)")->check(finite_number());
   batch_cmd->add_option("--prompt-sigma", batch.prompt_sigma, "sigma of ln(prompt length) (>= 0; default 1.0)")->check(finite_number());
   batch_cmd->add_option("--output-median", batch.output_median, "median output length, tokens (>= 1; default 128)")->check(finite_number());

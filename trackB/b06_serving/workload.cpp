@@ -1,4 +1,8 @@
+#include <sstream>
+
 #include "workload.hpp"
+
+#include "tutor/atomic_file.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -230,9 +234,13 @@ std::vector<Request> parse_trace_csv(std::istream& in, const std::string& source
 }
 
 std::vector<Request> read_trace_csv(const std::string& path) {
-  std::ifstream file(path);
-  if (!file)
-    throw UsageError(path + ": cannot open the trace file (" + std::strerror(errno) + ")");
+  std::string text;
+  try {
+    text = read_text_file(path, std::size_t(1) << 30);  // a regular file; /dev/zero is refused
+  } catch (const std::runtime_error& e) {
+    throw UsageError("--trace: " + path + ": " + e.what());
+  }
+  std::istringstream file(text);
   return parse_trace_csv(file, path);
 }
 

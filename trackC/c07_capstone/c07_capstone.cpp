@@ -457,14 +457,14 @@ int run(int argc, char** argv) {
       ->required();
   // Integers are plain decimals: CLI11 alone would read "010" as octal 8.
   app.add_option("--gpus", r.gpus, "GPUs in the node (a positive integer)")->required()->check(decimal_integer());
-  app.add_option("--slo-ms", r.slo_ms, "TPOT SLO: the longest a decode step may take, milliseconds (> 0)")
+  app.add_option("--slo-ms", r.slo_ms, "TPOT SLO: the longest a decode step may take, milliseconds (0.01 .. 100000)")
       ->required()
-      ->check(finite_number());
+      ->check(finite_number())->check(CLI::Range(0.01, 100000.0));
   app.add_option("--tp", r.tp, "tensor-parallel degree (a positive integer dividing --gpus; default: --gpus)")
-      ->check(decimal_integer());
+      ->check(decimal_integer())->check(CLI::Range(1, 1024));
   app.add_option("--context", r.context, "tokens per sequence, prompt + output (1 .. the model's "
                                          "max_position_embeddings; default 4096)")
-      ->check(decimal_integer());
+      ->check(decimal_integer())->check(CLI::Range(1, 1 << 30));
   app.add_option("--bandwidth-efficiency", r.bandwidth_efficiency,
                  "fraction of the datasheet HBM bandwidth a step reaches, in (0, 1] (default 0.80: the memory roof "
                  "B02 fitted on an H200, 3824.6 of 4800 GB/s, docs/results/H200/b02_roofline.json)")

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "step_cost.hpp"
+#include "tutor/atomic_file.hpp"
 #include "tutor/cli.hpp"
 #include "tutor/hardware.hpp"
 
@@ -167,8 +168,12 @@ double gpu_field(const nlohmann::json& j, const std::string& path, const char* f
 GpuChoice choose_gpu(const std::string& name) {
   GpuChoice g;
   if (name.size() > 5 && name.ends_with(".json")) {
-    std::ifstream in(name);
-    if (!in) throw UsageError(fmt::format("--gpu: cannot read '{}'", name));
+    std::string in;
+    try {
+      in = read_text_file(name, std::size_t(1) << 20);
+    } catch (const std::runtime_error& e) {
+      throw UsageError(fmt::format("--gpu: {}: {}", name, e.what()));
+    }
     nlohmann::json j;
     try {
       j = nlohmann::json::parse(in);

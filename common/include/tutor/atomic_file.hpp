@@ -13,6 +13,11 @@ namespace tutor {
 /// the folder is missing or not writable, the file is read-only, or the write fails.
 void write_file_atomic(const std::string& path, const std::string& text);
 
+/// Reads a regular file of at most `max_bytes` bytes. Throws std::runtime_error with a
+/// one-line reason without the path ("cannot open it: it is a folder", "... it is not a
+/// regular file", "... it is larger than 16 MiB"); callers add the option and path, so that /dev/zero or a folder never hangs or crashes a tool that reads input.
+std::string read_text_file(const std::string& path, std::size_t max_bytes);
+
 /// Why `path` cannot be written ("folder out does not exist", "out.json is a folder",
 /// "out.json is read-only"), or "" when it can. Labs check every output path right after
 /// parsing, so a run is never lost to a typo in --json.
