@@ -211,7 +211,8 @@ void add_kv_options(CLI::App* app, KvOptions& o) {
                   "same log)")->check(finite_number());
   app->add_option("--gpu-memory-gib", o.gpu_memory_gib,
                   "total memory of one GPU as the runtime reports it, GiB (> 0; overrides the table)")->check(finite_number());
-  app->add_option("--block-size", o.block_size, "tokens per KV page (>= 1; vLLM default 16)")->check(decimal_integer());
+  app->add_option("--block-size", o.block_size, "tokens per KV page (1 .. 4096; vLLM default 16)")->check(decimal_integer())
+      ->check(CLI::Range(1, 4096));
   app->add_option("--context", o.context, "tokens per sequence, prompt + output (>= 1; default: the model's "
                                           "max_position_embeddings)")->check(decimal_integer())->check(CLI::Range(1, 1 << 30));
 }

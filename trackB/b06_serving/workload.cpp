@@ -165,9 +165,11 @@ double parse_timestamp(std::string_view text, const std::string& source, std::si
   double value = 0;
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (text.empty() || ec != std::errc() || ptr != end || !std::isfinite(value) || value < 0)
+  // Bounded at 1e9 s (31 years): beyond that, millisecond step times vanish in the rounding
+  // of the arrival times and every latency percentile would silently read 0.
+  if (text.empty() || ec != std::errc() || ptr != end || !std::isfinite(value) || value < 0 || value > 1e9)
     throw ParseError(source, line, kFieldNames[0],
-                     "expected a finite number of seconds >= 0, got " + quoted(text));
+                     "expected a number of seconds from 0 to 1e9, got " + quoted(text));
   return value;
 }
 

@@ -483,7 +483,8 @@ int run(int argc, char** argv) {
   app.add_option("--non-torch-gib", non_torch_gib, "memory outside the tensor allocator, GiB per GPU (>= 0; default "
                                                    "1.79, B06)")
       ->check(finite_number());
-  app.add_option("--block-size", r.block_size, "tokens per KV page (>= 1; vLLM default 16)")->check(decimal_integer());
+  app.add_option("--block-size", r.block_size, "tokens per KV page (1 .. 4096; vLLM default 16)")->check(decimal_integer())
+      ->check(CLI::Range(1, 4096));
   app.add_option("--overhead-us", r.overhead_us, "fixed cost per decode step, microseconds (>= 0; default 0: the "
                                                  "roofline floor)")
       ->check(finite_number());
