@@ -72,6 +72,16 @@ json to_json(const gpu::DeviceInfo& d) {
           {"runtime", d.runtime_version}};
 }
 
+std::string thousands(std::int64_t v) {
+  const std::string digits = std::to_string(v < 0 ? -v : v);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return v < 0 ? "-" + out : out;
+}
+
 std::string utc_timestamp() {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm tm{};

@@ -80,15 +80,8 @@ double dtype_or_throw(const std::string& option, const std::string& dtype) {
   return *b;
 }
 
+std::string group(std::int64_t v) { return thousands(v); }
 std::string gib(double bytes) { return fmt::format("{:.2f} GiB", bytes / kGiB); }
-std::string group(std::int64_t v) {
-  std::string s = std::to_string(v < 0 ? -v : v), out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (i > 0 && (s.size() - i) % 3 == 0) out += ',';
-    out += s[i];
-  }
-  return v < 0 ? "-" + out : out;
-}
 
 // ---- model and GPU choice (kv and batch) -------------------------------------------------
 

@@ -26,15 +26,8 @@ namespace {
 using nlohmann::json;
 
 
-std::string group(std::int64_t v) {
-  std::string s = std::to_string(v < 0 ? -v : v), out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (i > 0 && (s.size() - i) % 3 == 0) out += ',';
-    out += s[i];
-  }
-  return v < 0 ? "-" + out : out;
-}
-std::string group(double v) { return group(static_cast<std::int64_t>(std::llround(v))); }
+std::string group(std::int64_t v) { return thousands(v); }
+std::string group(double v) { return thousands(static_cast<std::int64_t>(std::llround(v))); }
 std::string gb(double bytes) { return fmt::format("{:.2f} GB", bytes / 1e9); }
 std::string gib(double bytes) { return fmt::format("{:.2f} GiB", bytes / b06::kGiB); }
 std::string billions(double params) { return fmt::format("{:.3f} B", params / 1e9); }

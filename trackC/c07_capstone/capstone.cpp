@@ -1,6 +1,8 @@
 // C07: the arithmetic of sizing a serving node (capstone.hpp has the formulas and sources).
 #include "capstone.hpp"
 
+#include "tutor/report.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -26,15 +28,7 @@ void require_finite_non_negative(double v, const char* field) {
 void require_positive(double v, const char* field) {
   if (!(std::isfinite(v) && v > 0)) throw UsageError(fmt::format("{}: must be a finite number > 0, got {}", field, v));
 }
-/// 1234567 -> "1,234,567".
-std::string group(std::int64_t v) {
-  std::string digits = std::to_string(v < 0 ? -v : v), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return v < 0 ? "-" + out : out;
-}
+std::string group(std::int64_t v) { return thousands(v); }
 
 void require_fraction(double v, const char* option) {
   if (!(v > 0 && v <= 1)) throw UsageError(fmt::format("{}: must be in (0, 1], got {}", option, v));

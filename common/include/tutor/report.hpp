@@ -1,6 +1,7 @@
 #pragma once
 // Reporting: the human table (fmt) and the machine record (JSON) that every lab writes,
 // with one schema (ARCHITECTURE.md, "The result record").
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -37,6 +38,9 @@ struct LabRecord {
 nlohmann::json to_json(const Comparison& cmp);
 nlohmann::json to_json(const StepResult& step);
 nlohmann::json to_json(const gpu::DeviceInfo& info);
+/// An integer with thousands separators: 1234567 -> "1,234,567", -1000 -> "-1,000".
+std::string thousands(std::int64_t v);
+
 /// The current time as ISO 8601 UTC ("2026-11-29T16:09:06Z"), for records' "timestamp".
 std::string utc_timestamp();
 
