@@ -1,13 +1,14 @@
 # tutor_add_lab(NAME <exe> MODULE <id> HOST <driver .cpp...> CUDA <.cu...> HIP <.hip...>
-#               [LIBS <targets...>])
+#               [LIBS <targets...>] [CUDA_LIBS <targets...>] [HIP_LIBS <targets...>])
 #
 # Builds one lab executable per vendor in TUTOR_VENDORS from the same host driver and that
 # vendor's kernel sources. With one vendor the executable is <exe> (./build/a02_transpose);
 # when both are built (the ci preset) the HIP one is <exe>_hip. GPU sources are compiled
 # as C++17 (fmt 9 and nlohmann_json do not compile under nvcc / hipcc in C++20 mode; they
-# never appear in kernel files anyway), host sources as C++20.
+# never appear in kernel files anyway), host sources as C++20. CUDA_LIBS / HIP_LIBS are linked
+# only into that vendor's executable (CUDA::cublas, a NCCL target).
 function(tutor_add_lab)
-  cmake_parse_arguments(LAB "" "NAME;MODULE" "HOST;CUDA;HIP;LIBS" ${ARGN})
+  cmake_parse_arguments(LAB "" "NAME;MODULE" "HOST;CUDA;HIP;LIBS;CUDA_LIBS;HIP_LIBS" ${ARGN})
   if(NOT TUTOR_VENDORS)
     add_executable(${LAB_NAME} ${LAB_HOST})
     target_link_libraries(${LAB_NAME} PRIVATE tutor_gpu_none ${LAB_LIBS})
@@ -23,7 +24,7 @@ function(tutor_add_lab)
     endif()
     string(TOLOWER "${vendor}" v)
     add_executable(${exe} ${LAB_HOST} ${LAB_${vendor}})
-    target_link_libraries(${exe} PRIVATE tutor_gpu_${v} ${LAB_LIBS})
+    target_link_libraries(${exe} PRIVATE tutor_gpu_${v} ${LAB_LIBS} ${LAB_${vendor}_LIBS})
     target_include_directories(${exe} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
     set_target_properties(${exe} PROPERTIES
       CUDA_STANDARD 17 HIP_STANDARD 17

@@ -72,6 +72,10 @@ void DeviceBuffer::download(void* host, std::size_t bytes) const {
   if (bytes > bytes_) throw Error("download of " + std::to_string(bytes) + " B from a buffer of " + std::to_string(bytes_));
   TUTOR_GPU_CHECK(cudaMemcpy(host, ptr_, bytes, cudaMemcpyDeviceToHost));
 }
+void DeviceBuffer::copy_from(const DeviceBuffer& src) {
+  if (src.bytes_ != bytes_) throw Error("copy of " + std::to_string(src.bytes_) + " B into a buffer of " + std::to_string(bytes_));
+  TUTOR_GPU_CHECK(cudaMemcpy(ptr_, src.ptr_, bytes_, cudaMemcpyDeviceToDevice));
+}
 void DeviceBuffer::fill_bytes(std::uint8_t value) {
   TUTOR_GPU_CHECK(cudaMemset(ptr_, value, bytes_));
 }

@@ -19,6 +19,7 @@ DeviceBuffer::DeviceBuffer(DeviceBuffer&&) noexcept = default;
 DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&&) noexcept = default;
 void DeviceBuffer::upload(const void*, std::size_t) { no_runtime(); }
 void DeviceBuffer::download(void*, std::size_t) const { no_runtime(); }
+void DeviceBuffer::copy_from(const DeviceBuffer&) { no_runtime(); }
 void DeviceBuffer::fill_bytes(std::uint8_t) { no_runtime(); }
 void DeviceBuffer::fill_u32(std::uint32_t) { no_runtime(); }
 Event::Event() { no_runtime(); }

@@ -9,16 +9,20 @@ Summary time_launches(const std::string& name, const std::function<void()>& laun
                       const TimingOptions& options) {
   if (options.reps < 1) throw std::invalid_argument("timing needs at least one repetition");
   gpu::ProfilerRange range(name.c_str());
-  for (int i = 0; i < options.warmup; ++i) launch();
+  for (int i = 0; i < options.warmup; ++i) {
+    if (options.before_each) options.before_each();
+    launch();
+  }
   gpu::synchronize();
   gpu::check_last_error(name.c_str());
 
   // One event pair per launch, so each sample is one launch and the spread is visible.
-  // The L2 flush runs before the start event and is not timed.
+  // The input restore and the L2 flush run before the start event and are not timed.
   std::vector<double> samples;
   samples.reserve(static_cast<std::size_t>(options.reps));
   gpu::Event start, stop;
   for (int i = 0; i < options.reps; ++i) {
+    if (options.before_each) options.before_each();
     if (options.flush_l2) gpu::flush_l2();
     start.record();
     launch();

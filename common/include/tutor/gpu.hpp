@@ -64,6 +64,7 @@ class DeviceBuffer {
 
   void upload(const void* host, std::size_t bytes);   ///< host -> device, synchronous
   void download(void* host, std::size_t bytes) const; ///< device -> host, synchronous
+  void copy_from(const DeviceBuffer& src);            ///< device -> device, all of `src` (sizes must match)
   void fill_bytes(std::uint8_t value);                ///< memset of the whole buffer
   void fill_u32(std::uint32_t bits);                  ///< every 32-bit word set to `bits`
 

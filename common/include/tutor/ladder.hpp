@@ -10,6 +10,9 @@
 //   double bytes() const;        // bytes a launch must move (each input read once,
 //                                // each output written once)
 //   double flops() const;        // floating-point operations per launch
+// and optionally
+//   void restore();              // put back inputs that a launch overwrites (GEMM's C when
+//                                // beta != 0), called before every timed launch, untimed
 #include <algorithm>
 #include <functional>
 #include <span>
@@ -26,6 +29,9 @@ struct TimingOptions {
   int warmup = 5;         ///< untimed launches first (module load, clocks ramping, caches)
   int reps = 50;          ///< timed launches, one pair of device events each
   bool flush_l2 = true;   ///< evict L2 before each timed launch (outside the events)
+  /// Called before each launch (warm-up and timed), outside the events: restores inputs that
+  /// a launch overwrites, so every timed launch computes the same thing. Empty: nothing.
+  std::function<void()> before_each;
 };
 
 /// One step of a ladder, declared once: the table, the JSON and --list read it.
@@ -68,7 +74,9 @@ StepResult run_step(const Step<Case>& step, std::span<Case* const> checks, Case&
   r.verified = true;
   for (const auto& chk : r.checks) r.verified = r.verified && chk.cmp.passed;
   if (r.verified) {
-    r.time_ms = time_launches(step.name, [&] { step.launch(timed); }, options);
+    TimingOptions opts = options;
+    if constexpr (requires { timed.restore(); }) opts.before_each = [&] { timed.restore(); };
+    r.time_ms = time_launches(step.name, [&] { step.launch(timed); }, opts);
     r.timed = true;
     ShapeCheck after{timed.label() + " after timed loop", timed.check()};
     r.verified = after.cmp.passed;
