@@ -12,7 +12,7 @@ namespace {
 }  // namespace
 int TileConfig::threads() const { return (bm / wm) * (bn / wn) * 32; }
 int tile_config_count() { return 1; }  // the GPU builds list their own (cuda/sgemm.cu, hip/sgemm.hip)
-TileConfig tile_config(int) { return {128, 128, 8, 32, 64}; }
+TileConfig tile_config(int) { return {128, 256, 8, 32, 64}; }
 void select_tile_config(int) {}
 bool vendor_blas_available() { return false; }
 const char* vendor_blas_name(VendorMath) { return "none (host-only build)"; }

@@ -335,7 +335,7 @@ std::pair<int, nlohmann::json> tune(const std::vector<GemmCase*>& checks, GemmCa
     select_tile_config(i);
     const std::string name = fmt::format("tune_{}", i);
     if (progress) fmt::print(stderr, "  config {}: {}...\n", i, describe(tile_config(i)));
-    GemmStep s{name, describe(tile_config(i)), [](GemmCase& c) { launch_double_buffered(c.args()); }};
+    GemmStep s{name, describe(tile_config(i)), [](GemmCase& c) { TUTOR_LAUNCHER(launch_double_buffered)(c.args()); }};
     StepResult r = run_step(s, std::span<GemmCase* const>(checks.data(), checks.size()), timed, timing);
     const double tf = r.timed ? timed.flops() / (r.time_ms.median * 1e-3) / 1e12 : 0;
     fmt::print(human, "  [{}] {:<36} {:>8.2f} TFLOP/s  {}\n", i, describe(tile_config(i)), tf,

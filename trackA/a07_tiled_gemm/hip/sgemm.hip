@@ -12,6 +12,8 @@
 // their launchers fall back to the scalar path otherwise.
 #include <hip/hip_runtime.h>
 
+#include <type_traits>
+
 #include "sgemm.hpp"
 #include "tutor_gpu_check.hpp"
 
@@ -452,8 +454,11 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * kWarp)
   load_tile(0);
   store_tile(0);
   __syncthreads();
-  for (int t = 0; t < tiles; ++t) {
-    const int buf = t & 1;
+  // One tile: prefetch the next into registers, compute this one, store the next, barrier.
+  // Written for a compile-time buffer index and called twice per loop trip, so every shared
+  // memory address is a constant offset (no t & 1 arithmetic in the hot loop).
+  auto tile_step = [&](int t, auto buf_tag) {
+    constexpr int buf = decltype(buf_tag)::value;
     if (t + 1 < tiles) load_tile((t + 1) * BK);  // in flight during the math below
     load_fragments(buf, 0, 0);
 #pragma unroll
@@ -464,9 +469,13 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * kWarp)
 #pragma unroll
         for (int n = 0; n < 8; ++n) acc[m][n] += ra[k & 1][m] * rb[k & 1][n ^ 1];
     }
-    // The other buffer was last read in iteration t - 1, before the barrier that ended it.
+    // The other buffer was last read in the previous tile, before the barrier that ended it.
     if (t + 1 < tiles) store_tile(buf ^ 1);
     __syncthreads();
+  };
+  for (int t = 0; t < tiles; t += 2) {
+    tile_step(t, std::integral_constant<int, 0>{});
+    if (t + 1 < tiles) tile_step(t + 1, std::integral_constant<int, 1>{});
   }
 #pragma unroll
   for (int m = 0; m < 8; ++m) {
