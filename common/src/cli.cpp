@@ -122,4 +122,16 @@ std::string command_line(int argc, char** argv) {
   return out;
 }
 
+void write_output(const std::string& option, const std::string& path, const std::string& text) {
+  if (path == "-") {
+    std::fputs(text.c_str(), stdout);
+    return;
+  }
+  try {
+    write_file_atomic(path, text);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(option + ": " + e.what());
+  }
+}
+
 }  // namespace tutor

@@ -51,16 +51,7 @@ json json_number(double v) {
 }
 
 void write_record(const json& record, const std::string& path) {
-  const std::string text = record.dump(2) + "\n";
-  if (path == "-") {
-    std::fputs(text.c_str(), stdout);
-    return;
-  }
-  try {
-    write_file_atomic(path, text);
-  } catch (const std::runtime_error& e) {
-    throw UsageError(std::string("--json: ") + e.what());
-  }
+  write_output("--json", path, record.dump(2) + "\n");
 }
 
 // ---- rounding helpers ------------------------------------------------------------------------

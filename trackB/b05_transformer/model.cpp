@@ -7,6 +7,7 @@
 #include "model.hpp"
 
 #include "tutor/atomic_file.hpp"
+#include "tutor/cli.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -359,6 +360,22 @@ ModelConfig load_shipped_model(std::string_view stem) {
     throw UnknownModelError("unknown model '" + std::string(stem) + "'; allowed: " + allowed);
   }
   return load_model_file((std::filesystem::path(models_dir()) / (std::string(stem) + ".json")).string());
+}
+
+}  // namespace tutor::b05
+
+namespace tutor::b05 {
+
+ModelConfig load_model_option(const std::string& model, const std::string& config) {
+  if (model.empty() == config.empty())
+    throw UsageError("--model: give exactly one of --model NAME (a shipped config) or --config FILE");
+  try {
+    return model.empty() ? load_model_file(config) : load_shipped_model(model);
+  } catch (const UnknownModelError& e) {
+    throw UsageError(std::string("--model: ") + e.what());
+  } catch (const ConfigError& e) {
+    throw UsageError(std::string(model.empty() ? "--config" : "--model") + ": " + e.what());
+  }
 }
 
 }  // namespace tutor::b05

@@ -141,6 +141,11 @@ ModelConfig load_shipped_model(std::string_view stem);
 /// The stems of data/models/*.json, sorted ("deepseek-v3", "gemma-3-27b", ...).
 std::vector<std::string> shipped_models();
 
+/// What the command-line tools (B06, B07, C07) do with --model NAME / --config FILE: loads
+/// exactly one of them. Throws tutor::UsageError starting with "--model:" (unknown stem, listing
+/// the shipped ones, or neither/both given) or "--config:" (unreadable or invalid file).
+ModelConfig load_model_option(const std::string& model, const std::string& config);
+
 /// The folder shipped configs are read from (see load_shipped_model).
 std::string models_dir();
 

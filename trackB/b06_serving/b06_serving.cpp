@@ -50,19 +50,6 @@ json record_head(const std::string& subcommand, const std::string& kind, const s
           {"command", command},   {"subcommand", subcommand}, {"kind", kind}};
 }
 
-/// Writes `text` atomically; a path that cannot be written is bad input naming the option.
-void write_output(const std::string& option, const std::string& path, const std::string& text) {
-  if (path == "-") {
-    std::fputs(text.c_str(), stdout);
-    return;
-  }
-  try {
-    write_file_atomic(path, text);
-  } catch (const std::runtime_error& e) {
-    throw UsageError(option + ": " + e.what());
-  }
-}
-
 /// Turns a library's std::invalid_argument (whose message starts with the option) into
 /// bad input, exit 2.
 template <class F>
@@ -89,17 +76,7 @@ struct ModelOptions {
   std::string model, config;
 };
 
-b05::ModelConfig load_model(const ModelOptions& o) {
-  if (o.model.empty() == o.config.empty())
-    throw UsageError("--model: give exactly one of --model NAME (a shipped config) or --config FILE");
-  try {
-    return o.model.empty() ? b05::load_model_file(o.config) : b05::load_shipped_model(o.model);
-  } catch (const b05::UnknownModelError& e) {
-    throw UsageError(std::string("--model: ") + e.what());
-  } catch (const b05::ConfigError& e) {
-    throw UsageError(fmt::format("{}: {}", o.model.empty() ? "--config" : "--model", e.what()));
-  }
-}
+b05::ModelConfig load_model(const ModelOptions& o) { return b05::load_model_option(o.model, o.config); }
 
 /// A GPU of common's table, or a JSON file with the table's field names.
 struct GpuChoice {

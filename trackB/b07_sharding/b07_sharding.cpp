@@ -87,15 +87,7 @@ struct MemoryOptions {
   std::string json_path;
 };
 
-b05::ModelConfig load_model(const MemoryOptions& o) {
-  try {
-    return o.model.empty() ? b05::load_model_file(o.config) : b05::load_shipped_model(o.model);
-  } catch (const b05::UnknownModelError& e) {
-    throw UsageError(std::string("--model: ") + e.what());
-  } catch (const b05::ConfigError& e) {
-    throw UsageError(fmt::format("{}: {}", o.model.empty() ? "--config" : "--model", e.what()));
-  }
-}
+b05::ModelConfig load_model(const MemoryOptions& o) { return b05::load_model_option(o.model, o.config); }
 
 struct Capacity {
   std::string name;
@@ -416,27 +408,7 @@ constexpr const char* kCollectiveSource =
     "CCPE 19(13), 2007; P. Sanders, J. Speck, J. L. Traff, Two-tree algorithms for full bandwidth broadcast, "
     "reduction and scan, Parallel Computing 35(12), 2009; bus bandwidth: NVIDIA nccl-tests doc/PERFORMANCE.md";
 
-std::string nccl_tests_binary(Collective c) {
-  switch (c) {
-    case Collective::allreduce: return "all_reduce_perf";
-    case Collective::allgather: return "all_gather_perf";
-    case Collective::reducescatter: return "reduce_scatter_perf";
-    case Collective::alltoall: return "alltoall_perf";
-    case Collective::broadcast: return "broadcast_perf";
-  }
-  return "?";
-}
 
-std::string size_meaning(Collective c) {
-  switch (c) {
-    case Collective::allreduce: return "the buffer each rank reduces (count x sizeof(type))";
-    case Collective::allgather: return "each rank's OUTPUT: n x its input";
-    case Collective::reducescatter: return "each rank's INPUT: n x its output";
-    case Collective::alltoall: return "each rank's send buffer: n blocks of S/n";
-    case Collective::broadcast: return "the root's buffer";
-  }
-  return "";
-}
 
 int run_collective(CollectiveOptions o, const std::string& command) {
   require_writable("--json", o.json_path);

@@ -98,6 +98,28 @@ std::string_view name(Collective c) {
 
 std::string known_collectives() { return "allreduce, allgather, reducescatter, alltoall, broadcast"; }
 
+std::string_view nccl_tests_binary(Collective c) {
+  switch (c) {
+    case Collective::allreduce: return "all_reduce_perf";
+    case Collective::allgather: return "all_gather_perf";
+    case Collective::reducescatter: return "reduce_scatter_perf";
+    case Collective::alltoall: return "alltoall_perf";
+    case Collective::broadcast: return "broadcast_perf";
+  }
+  return "?";
+}
+
+std::string_view size_meaning(Collective c) {
+  switch (c) {
+    case Collective::allreduce: return "the buffer each rank reduces (count x sizeof(type))";
+    case Collective::allgather: return "each rank's output, n x its input";
+    case Collective::reducescatter: return "each rank's input, n x its output";
+    case Collective::alltoall: return "each rank's send buffer, n blocks of S/n";
+    case Collective::broadcast: return "the root's buffer";
+  }
+  return "";
+}
+
 std::optional<Algorithm> parse_algorithm(std::string_view text) {
   const std::string s = lower(text);
   if (s == "ring") return Algorithm::ring;

@@ -38,6 +38,12 @@ std::string_view name(Collective c);
 /// "allreduce, allgather, reducescatter, alltoall, broadcast" (for messages and --help).
 std::string known_collectives();
 
+/// The nccl-tests (and rccl-tests) binary that measures `c`: "all_reduce_perf", ...
+std::string_view nccl_tests_binary(Collective c);
+
+/// What S, nccl-tests' "size", is for `c`, in words (see predict below for the exact rule).
+std::string_view size_meaning(Collective c);
+
 /// "ring" or "tree"; std::nullopt otherwise.
 std::optional<Algorithm> parse_algorithm(std::string_view name);
 std::string_view name(Algorithm a);

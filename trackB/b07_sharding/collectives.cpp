@@ -82,28 +82,7 @@ constexpr const char* kTimingMethod =
     "slowest rank; median over launches (nccl-tests instead divides a host-clock interval over 20 back-to-back "
     "launches by 20 and averages over ranks: src/common.cu, BenchTime)";
 
-std::string nccl_tests_binary(Collective c) {
-  switch (c) {
-    case Collective::allreduce: return "all_reduce_perf";
-    case Collective::allgather: return "all_gather_perf";
-    case Collective::reducescatter: return "reduce_scatter_perf";
-    case Collective::alltoall: return "alltoall_perf";
-    case Collective::broadcast: return "broadcast_perf";
-  }
-  return "?";
-}
 
-/// What S, nccl-tests' "size", is for each op (collective_model.hpp, predict).
-std::string size_meaning(Collective c) {
-  switch (c) {
-    case Collective::allreduce: return "the buffer each rank reduces";
-    case Collective::allgather: return "each rank's output, n x its input";
-    case Collective::reducescatter: return "each rank's input, n x its output";
-    case Collective::alltoall: return "each rank's send buffer, n blocks of S/n";
-    case Collective::broadcast: return "the root's buffer";
-  }
-  return "";
-}
 
 std::string factor_text(Collective c) {
   return c == Collective::allreduce ? "2(n-1)/n" : c == Collective::broadcast ? "1" : "(n-1)/n";

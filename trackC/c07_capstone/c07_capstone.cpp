@@ -504,21 +504,12 @@ int run(int argc, char** argv) {
   if (!(std::isfinite(r.slo_ms) && r.slo_ms > 0))
     throw UsageError(fmt::format("--slo-ms: must be a number of milliseconds > 0, got {}", r.slo_ms));
   const GpuChoice g = choose_gpu(gpu);
-  const b05::ModelConfig m = load_model(model, config);
+  const b05::ModelConfig m = b05::load_model_option(model, config);
   const NodeSizing n = size_node(m, g, r);
 
   print_report(json_path == "-" ? stderr : stdout, n);
   if (!json_path.empty()) {
-    const std::string text = record(n, command).dump(2) + "\n";
-    if (json_path == "-") {
-      std::fputs(text.c_str(), stdout);
-    } else {
-      try {
-        write_file_atomic(json_path, text);
-      } catch (const std::runtime_error& e) {
-        throw UsageError(std::string("--json: ") + e.what());
-      }
-    }
+    write_output("--json", json_path, record(n, command).dump(2) + "\n");
   }
   return kExitOk;
 }

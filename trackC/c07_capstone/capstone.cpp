@@ -208,18 +208,6 @@ GpuChoice choose_gpu(const std::string& name) {
   return g;
 }
 
-b05::ModelConfig load_model(const std::string& model, const std::string& config) {
-  if (model.empty() == config.empty())
-    throw UsageError("--model: give exactly one of --model NAME (a shipped config) or --config FILE");
-  try {
-    return model.empty() ? b05::load_model_file(config) : b05::load_shipped_model(model);
-  } catch (const b05::UnknownModelError& e) {
-    throw UsageError(std::string("--model: ") + e.what());
-  } catch (const b05::ConfigError& e) {
-    throw UsageError(fmt::format("{}: {}", model.empty() ? "--config" : "--model", e.what()));
-  }
-}
-
 void validate(const b05::ModelConfig& model, NodeRequest& r) {
   if (r.gpus < 1) throw UsageError(fmt::format("--gpus: must be a positive integer, got {}", r.gpus));
   if (r.tp == 0) r.tp = r.gpus;

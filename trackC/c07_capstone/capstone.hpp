@@ -207,10 +207,6 @@ struct GpuChoice {
 /// "--gpu:" and listing the table's keys when the name is unknown.
 GpuChoice choose_gpu(const std::string& name);
 
-/// Loads a shipped model by stem (`model`) or any config.json (`config`); exactly one of them.
-/// Throws UsageError starting with "--model:" (listing the shipped stems) or "--config:".
-b05::ModelConfig load_model(const std::string& model, const std::string& config);
-
 /// What the capstone takes. Field comments name the CLI option.
 struct NodeRequest {
   int gpus = 1;                 ///< --gpus, >= 1

@@ -35,6 +35,10 @@ const CLI::Validator& finite_number();
 /// "-" (stdout) and "" (not given) pass. Call it for every output option right after parsing.
 void require_writable(const std::string& option, const std::string& path);
 
+/// Writes `text` to `path` atomically (write_file_atomic), or to stdout when `path` is "-".
+/// A path that cannot be written is bad input: throws UsageError("<option>: <why>").
+void write_output(const std::string& option, const std::string& path, const std::string& text);
+
 /// Throws UsageError when two output options name the same file ("--json and --plot both
 /// write out.svg"); "" and "-" are ignored.
 void require_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& options);

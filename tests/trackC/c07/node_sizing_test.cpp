@@ -181,7 +181,7 @@ TEST(C07Node, BadInputsNameTheOption) {
   slo.slo_ms = 0;
   EXPECT_NE(usage_error("llama-3.1-70b", "h100", slo).find("--slo-ms"), std::string::npos);
   EXPECT_THROW(tutor::c07::choose_gpu("h900"), UsageError);
-  EXPECT_THROW(tutor::c07::load_model("llama-9", ""), UsageError);
+  EXPECT_THROW(tutor::b05::load_model_option("llama-9", ""), UsageError);
 }
 
 }  // namespace
