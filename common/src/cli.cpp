@@ -4,6 +4,8 @@
 #include <exception>
 
 #include "tutor/atomic_file.hpp"
+
+#include <filesystem>
 #include "tutor/gpu.hpp"
 
 #include <charconv>
@@ -54,7 +56,9 @@ void require_distinct_outputs(const std::vector<std::pair<std::string, std::stri
     for (std::size_t j = i + 1; j < options.size(); ++j) {
       const auto& [a, pa] = options[i];
       const auto& [b, pb] = options[j];
-      if (!pa.empty() && pa != "-" && pa == pb)
+      if (!pa.empty() && pa != "-" && !pb.empty() && pb != "-" &&
+          (pa == pb || std::filesystem::weakly_canonical(std::filesystem::absolute(pa)) ==
+                          std::filesystem::weakly_canonical(std::filesystem::absolute(pb))))
         throw UsageError(a + " and " + b + " both write " + pa + "; give them different paths");
     }
 }
@@ -105,10 +109,35 @@ int run_main(const std::string& program, const std::function<int()>& body) {
   return rc;
 }
 
+namespace {
+// The argument with every byte that is not part of a valid UTF-8 sequence written as \xHH,
+// so that the JSON record (which must be UTF-8) can always hold the command line.
+std::string utf8_or_escaped(const std::string& a) {
+  std::string out;
+  for (std::size_t i = 0; i < a.size();) {
+    const auto c = static_cast<unsigned char>(a[i]);
+    const std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool ok = len > 0 && i + len <= a.size() && !(len == 2 && c < 0xC2);
+    for (std::size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(a[i + k]) & 0xC0) == 0x80;
+    if (ok) {
+      out.append(a, i, len);
+      i += len;
+    } else {
+      static const char* hex = "0123456789abcdef";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+      ++i;
+    }
+  }
+  return out;
+}
+}  // namespace
+
 std::string command_line(int argc, char** argv) {
   std::string out;
   for (int i = 0; i < argc; ++i) {
-    std::string a = argv[i];
+    std::string a = utf8_or_escaped(argv[i]);
     const bool plain = !a.empty() && a.find_first_of(" \t'\"$\\*?;&|<>()") == std::string::npos;
     if (!out.empty()) out += ' ';
     if (plain) {

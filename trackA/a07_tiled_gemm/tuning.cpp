@@ -76,7 +76,8 @@ void write_tune_cache(const std::string& path, const gpu::DeviceInfo& device, in
       {"lab", "a07_sgemm"}, {"device", device.name}, {"arch", device.arch},
       {"config", {{"bm", c.bm}, {"bn", c.bn}, {"bk", c.bk}, {"wm", c.wm}, {"wn", c.wn}, {"threads", c.threads()}}},
       {"TFLOPs", TFLOPs}, {"problem", problem}, {"version", kVersion}, {"timestamp", utc_timestamp()}};
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  if (const auto folder = std::filesystem::path(path).parent_path(); !folder.empty())
+    std::filesystem::create_directories(folder);
   write_file_atomic(path, j.dump(2) + "\n");
 }
 

@@ -387,7 +387,9 @@ struct HazardsOptions {
   std::int64_t max_k = 16384;
 };
 
-constexpr std::int64_t kMaxSumCount = 10'000'000;  // three inputs of 40 MB each at most
+// At most 100,000: above about 500,000 terms the fp32 accumulator's own error passes the
+// experiment's 1e-3 check against fp64, and the experiment is about bf16, not fp32.
+constexpr std::int64_t kMaxSumCount = 100'000;
 constexpr std::int64_t kMaxSamples = 10'000'000;
 constexpr std::int64_t kMinK = 64, kMaxK = 65536;
 

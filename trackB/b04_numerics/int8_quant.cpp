@@ -223,6 +223,8 @@ int run_int8(Int8Options o, const std::string& command) {
                                  s.cols));
   if (s.outlier_channels > s.cols)
     throw UsageError(fmt::format("--outlier-channels: must be in [0, --cols = {}], got {}", s.cols, s.outlier_channels));
+  if (o.clip_percentiles.size() > 8)
+    throw UsageError(fmt::format("--clip-percentiles: at most 8 values, got {}", o.clip_percentiles.size()));
   for (double p : o.clip_percentiles)
     if (!(p >= 50 && p < 100))
       throw UsageError(fmt::format("--clip-percentiles: each must be in [50, 100), got {:g}", p));

@@ -245,6 +245,9 @@ int run_memory(MemoryOptions o, const std::string& command) {
   if (o.params_given) return run_memory_params(o, cap, command);
 
   const b05::ModelConfig model = load_model(o);
+  if (model.num_layers > 100000)
+    throw UsageError(fmt::format("--{}: num_hidden_layers = {} is above the 100,000 this planner accepts",
+                                 o.model.empty() ? "config" : "model", model.num_layers));
   const MemoryPlan plan = as_usage([&] { return plan_memory(model, c, cap.bytes); });
   const ParallelConfig& pc = plan.config;
   std::FILE* out = o.json_path == "-" ? stderr : stdout;
@@ -551,6 +554,7 @@ int run_bubble(BubbleOptions o, const std::string& command) {
   require_writable("--json", o.json_path);
   require_writable("--plot", o.plot_path);
   require_distinct_outputs({{"--json", o.json_path}, {"--plot", o.plot_path}});
+  if (o.plot_path == "-") throw UsageError("--plot: give a file path for the SVG, not '-'");
   auto& pp = o.params;
   const auto schedule = parse_schedule(o.schedule);
   if (!schedule)
@@ -717,26 +721,27 @@ int run(int argc, char** argv) {
                                             "gpt-3-175b, ...)");
   mem_cmd->add_option("--config", mem.config, "any Hugging Face config.json (instead of --model)");
   mem_cmd->add_option("--params", mem.params, "a bare parameter count (e.g. 7.5e9) instead of a model: model states "
-                                              "only, no activations")->check(finite_number());
-  mem_cmd->add_option("--gpus", mem.parallel.gpus, "GPUs in all, N = DP x TP x PP (>= 1)")->required()
-      ->check(decimal_integer());
+                                              "only, no activations; up to 1e15)")->check(finite_number())
+      ->check(CLI::Range(1.0, 1e15));
+  mem_cmd->add_option("--gpus", mem.parallel.gpus, "GPUs in all, N = DP x TP x PP (1 to 1,048,576)")->required()
+      ->check(decimal_integer())->check(CLI::Range(1, 1 << 20));
   mem_cmd->add_option("--tp", mem.parallel.tp, "tensor-parallel degree t (>= 1, divides the attention heads; "
-                                               "default 1)")->check(decimal_integer());
-  mem_cmd->add_option("--pp", mem.parallel.pp, "pipeline stages p (1 to the layer count, dividing it; default 1)")
-      ->check(decimal_integer());
+                                               "default 1; at most 1024)")->check(decimal_integer())->check(CLI::Range(1, 1024));
+  mem_cmd->add_option("--pp", mem.parallel.pp, "pipeline stages p (1 to the layer count, dividing it; default 1; "
+                                               "at most 1024)")->check(decimal_integer())->check(CLI::Range(1, 1024));
   mem_cmd->add_option("--virtual-stages", mem.parallel.virtual_stages, "chunks per GPU of the interleaved schedule "
-                                                                       "(>= 2; default 2)")->check(decimal_integer());
+                                                                       "(2 to 64; default 2)")->check(decimal_integer())->check(CLI::Range(1, 64));
   mem_cmd->add_option("--schedule", mem.schedule, "pipeline schedule: gpipe, 1f1b (default), interleaved");
   mem_cmd->add_option("--microbatches", mem.parallel.microbatches, "micro-batches per step per pipeline m (1 to 4096; "
-                                                                   "default 4 x --pp)")->check(decimal_integer());
+                                                                   "default 4 x --pp)")->check(decimal_integer())->check(CLI::Range(1, 4096));
   mem_cmd->add_flag("--sp", mem.sp, "sequence parallelism: norms and dropouts split over the TP group");
   mem_cmd->add_option("--zero", mem.parallel.zero, "ZeRO stage 0-3 (1 = Megatron's distributed optimizer; default 0)")
       ->check(decimal_integer());
   mem_cmd->add_option("--recompute", mem.recompute, "activation recomputation: none (default), selective, full");
-  mem_cmd->add_option("--micro-batch", mem.parallel.micro_batch, "sequences per micro-batch b (>= 1; default 1)")
-      ->check(decimal_integer());
-  mem_cmd->add_option("--seq-len", mem.parallel.seq_len, "tokens per sequence s (>= 1; default 2048)")
-      ->check(decimal_integer());
+  mem_cmd->add_option("--micro-batch", mem.parallel.micro_batch, "sequences per micro-batch b (1 to 65,536; default 1)")
+      ->check(decimal_integer())->check(CLI::Range(1, 65536));
+  mem_cmd->add_option("--seq-len", mem.parallel.seq_len, "tokens per sequence s (1 to 16,777,216; default 2048)")
+      ->check(decimal_integer())->check(CLI::Range(1, 1 << 24));
   mem_cmd->add_flag("--flash-attention", mem.flash, "FlashAttention: no s x s score tensor stored (default: stored, "
                                                     "as in Korthikanti et al.)");
   mem_cmd->add_flag("--no-dropout", mem.no_dropout, "dropout-free training (Llama-style): no masks stored (default: "
@@ -744,7 +749,7 @@ int run(int argc, char** argv) {
   mem_cmd->add_option("--gpu", mem.gpu, "GPU of common's table for the capacity (default h100-sxm; " +
                                             hw::known_keys() + ")");
   mem_cmd->add_option("--gpu-memory-gib", mem.gpu_memory_gib, "capacity of one GPU, GiB (> 0; overrides --gpu's "
-                                                              "datasheet figure)")->check(finite_number());
+                                                              "datasheet figure; up to 1e6)")->check(finite_number())->check(CLI::Range(1e-6, 1e6));
   auto* mem_json = mem_cmd->add_option("--json", mem.json_path, json_help)->expected(0, 1);
   mem_cmd->add_flag("--explain", mem.explain, "print the per-layer terms, the formulas and their sources");
 
@@ -752,16 +757,18 @@ int run(int argc, char** argv) {
   auto* col_cmd = app.add_subcommand("collective", "time, algorithm and bus bandwidth of a collective by the "
                                                    "alpha-beta model, in nccl-tests' units (kind: model)");
   col_cmd->add_option("--op", col.op, "collective: " + known_collectives())->required();
-  col_cmd->add_option("--ranks", col.ranks, "ranks (GPUs) n (>= 1)")->required()->check(decimal_integer());
+  col_cmd->add_option("--ranks", col.ranks, "ranks (GPUs) n (1 to 1,048,576)")->required()->check(decimal_integer())
+      ->check(CLI::Range(1, 1 << 20));
   col_cmd->add_option("--bytes", col.bytes, "size S as nccl-tests' 'size' column: bytes, or 4K / 128M / 1G (x 2^10, "
                                             "2^20, 2^30, as nccl-tests -b reads them), 1GB (1e9)")->required();
   col_cmd->add_option("--max-bytes", col.max_bytes, "sweep S from --bytes to this, doubling (nccl-tests -e, -f 2)");
   col_cmd->add_option("--algo", col.algo, "ring (default) or tree");
   col_cmd->add_option("--link", col.link, "link: " + known_links() + " (default h100-sxm)");
-  col_cmd->add_option("--alpha-us", col.alpha_us, "per-step latency alpha, microseconds (>= 0; overrides the link's)")
-      ->check(finite_number());
-  col_cmd->add_option("--beta-GBps", col.beta_GBps, "bandwidth per direction per rank B, GB/s (> 0; overrides the "
-                                                    "link's)")->check(finite_number());
+  col_cmd->add_option("--alpha-us", col.alpha_us, "per-step latency alpha, microseconds (0 to 1e6; overrides the "
+                                                  "link's)")->check(finite_number())->check(CLI::Range(0.0, 1e6));
+  col_cmd->add_option("--beta-GBps", col.beta_GBps, "bandwidth per direction per rank B, GB/s (0.001 to 1e6; "
+                                                    "overrides the link's)")->check(finite_number())
+      ->check(CLI::Range(1e-3, 1e6));
   auto* col_json = col_cmd->add_option("--json", col.json_path, json_help)->expected(0, 1);
   col_cmd->add_flag("--explain", col.explain, "print the formulas and their sources");
 
@@ -769,18 +776,20 @@ int run(int argc, char** argv) {
   auto* bub_cmd = app.add_subcommand("bubble", "a pipeline schedule (gpipe, 1f1b, interleaved) built slot by slot: "
                                                "bubble fraction, step time, in-flight micro-batches, timeline (kind: "
                                                "simulation)");
-  bub_cmd->add_option("--stages", bub.params.stages, "pipeline stages p (>= 1)")->required()->check(decimal_integer());
+  bub_cmd->add_option("--stages", bub.params.stages, "pipeline stages p (1 to 1024)")->required()
+      ->check(decimal_integer())->check(CLI::Range(1, 1024));
   bub_cmd->add_option("--microbatches", bub.params.microbatches, "micro-batches per step m (>= 1; interleaved: a "
-                                                                "multiple of p)")->required()->check(decimal_integer());
+                                                                "multiple of p; at most 4096)")->required()->check(decimal_integer())
+      ->check(CLI::Range(1, 4096));
   bub_cmd->add_option("--schedule", bub.schedule, "gpipe, 1f1b (default), interleaved");
   bub_cmd->add_option("--virtual-stages", bub.params.virtual_stages, "chunks per GPU v of the interleaved schedule "
-                                                                     "(>= 2; default 2)")->check(decimal_integer());
+                                                                     "(2 to 64; default 2)")->check(decimal_integer())->check(CLI::Range(1, 64));
   bub_cmd->add_option("--layers", bub.layers, "the model's layer count L, to check p (x v) divides it (optional)")
       ->check(decimal_integer());
   bub_cmd->add_option("--forward-time", bub.params.forward_time, "t_f, one micro-batch's forward on one stage (> 0; "
-                                                                 "default 1)")->check(finite_number());
-  bub_cmd->add_option("--backward-time", bub.params.backward_time, "t_b, its backward (> 0; default 2)")
-      ->check(finite_number());
+                                                                 "default 1; 1e-6 to 1e6)")->check(finite_number())->check(CLI::Range(1e-6, 1e6));
+  bub_cmd->add_option("--backward-time", bub.params.backward_time, "t_b, its backward (default 2; 1e-6 to 1e6)")
+      ->check(finite_number())->check(CLI::Range(1e-6, 1e6));
   bub_cmd->add_option("--plot", bub.plot_path, "draw the timeline as SVG to FILE.svg");
   auto* bub_json = bub_cmd->add_option("--json", bub.json_path, json_help)->expected(0, 1);
   bub_cmd->add_flag("--explain", bub.explain, "print the formulas and their sources");

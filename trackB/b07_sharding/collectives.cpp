@@ -581,6 +581,7 @@ int run(int argc, char** argv) {
   require_writable("--json", o.json_path);
   require_writable("--csv", o.csv_path);
   require_writable("--plot", o.plot_path);
+  if (o.csv_path == "-" || o.plot_path == "-") throw UsageError("--csv/--plot: give a file path, not '-'");
   require_distinct_outputs({{"--json", o.json_path}, {"--csv", o.csv_path}, {"--plot", o.plot_path}});
   validate_link(o.link);
   if (o.quick) o.ops = {"allreduce", "allgather", "reducescatter"}, o.max_bytes = "64M";

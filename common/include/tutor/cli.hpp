@@ -40,7 +40,7 @@ void require_writable(const std::string& option, const std::string& path);
 void write_output(const std::string& option, const std::string& path, const std::string& text);
 
 /// Throws UsageError when two output options name the same file ("--json and --plot both
-/// write out.svg"); "" and "-" are ignored.
+/// write out.svg"), also when spelled differently (./a and a); "" and "-" are ignored.
 void require_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& options);
 
 /// Parses argv into `app`. On --help prints the help and returns kExitOk; on a parse
@@ -54,7 +54,8 @@ int parse_command_line(CLI::App& app, int argc, char** argv);
 /// success into exit 1 with a message, never a silent 0.
 int run_main(const std::string& program, const std::function<int()>& body);
 
-/// The command line as one shell-quoted string, for the JSON record ("command").
+/// The command line as one shell-quoted string, for the JSON record ("command"). Bytes that
+/// are not valid UTF-8 are written as \xHH (JSON text must be UTF-8).
 std::string command_line(int argc, char** argv);
 
 }  // namespace tutor
