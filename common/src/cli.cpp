@@ -1,17 +1,17 @@
 #include "tutor/cli.hpp"
 
-#include <cstdio>
-#include <exception>
-
-#include "tutor/atomic_file.hpp"
-
-#include <filesystem>
-#include "tutor/gpu.hpp"
-
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <exception>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "tutor/atomic_file.hpp"
+#include "tutor/gpu.hpp"
 
 namespace tutor {
 
@@ -149,6 +149,16 @@ std::string command_line(int argc, char** argv) {
     }
   }
   return out;
+}
+
+void require_positive(double v, const char* field) {
+  if (!(std::isfinite(v) && v > 0))
+    throw UsageError(fmt::format("{}: must be a finite number > 0, got {}", field, v));
+}
+
+void require_non_negative(double v, const char* field) {
+  if (!(std::isfinite(v) && v >= 0))
+    throw UsageError(fmt::format("{}: must be a finite number >= 0, got {}", field, v));
 }
 
 void write_output(const std::string& option, const std::string& path, const std::string& text) {

@@ -8,20 +8,6 @@
 
 namespace tutor::b06 {
 
-namespace {
-
-void require_positive(double value, const char* field) {
-  if (!(std::isfinite(value) && value > 0))
-    throw UsageError(std::string(field) + ": must be a finite number > 0");
-}
-
-void require_non_negative(double value, const char* field) {
-  if (!(std::isfinite(value) && value >= 0))
-    throw UsageError(std::string(field) + ": must be a finite number >= 0");
-}
-
-}  // namespace
-
 RooflineStepCost::RooflineStepCost(const RooflineStepParams& params) : params_(params) {
   require_non_negative(params.weight_bytes, "weight_bytes");
   require_non_negative(params.flops_per_token_linear, "flops_per_token_linear");

@@ -22,12 +22,6 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-void require_finite_non_negative(double v, const char* field) {
-  if (!(std::isfinite(v) && v >= 0)) throw UsageError(fmt::format("{}: must be a finite number >= 0, got {}", field, v));
-}
-void require_positive(double v, const char* field) {
-  if (!(std::isfinite(v) && v > 0)) throw UsageError(fmt::format("{}: must be a finite number > 0, got {}", field, v));
-}
 std::string group(std::int64_t v) { return thousands(v); }
 
 void require_fraction(double v, const char* option) {
@@ -45,15 +39,15 @@ double nccl_ring_allreduce_latency_us(int ranks) {
 // ---- part 1: one decode step -------------------------------------------------------------
 
 void validate(const DecodeStepModel& m) {
-  require_finite_non_negative(m.weight_bytes_read, "weight_bytes_read");
-  require_finite_non_negative(m.kv_bytes_per_sequence, "kv_bytes_per_sequence");
-  require_finite_non_negative(m.linear_flops_per_sequence, "linear_flops_per_sequence");
-  require_finite_non_negative(m.attention_flops_per_sequence, "attention_flops_per_sequence");
+  require_non_negative(m.weight_bytes_read, "weight_bytes_read");
+  require_non_negative(m.kv_bytes_per_sequence, "kv_bytes_per_sequence");
+  require_non_negative(m.linear_flops_per_sequence, "linear_flops_per_sequence");
+  require_non_negative(m.attention_flops_per_sequence, "attention_flops_per_sequence");
   require_positive(m.bandwidth_GBps, "bandwidth_GBps");
   require_positive(m.compute_TFLOPs, "compute_TFLOPs");
-  require_finite_non_negative(m.overhead_us, "overhead_us");
-  require_finite_non_negative(m.comm_fixed_us, "comm_fixed_us");
-  require_finite_non_negative(m.comm_per_sequence_us, "comm_per_sequence_us");
+  require_non_negative(m.overhead_us, "overhead_us");
+  require_non_negative(m.comm_fixed_us, "comm_fixed_us");
+  require_non_negative(m.comm_per_sequence_us, "comm_per_sequence_us");
   if (m.context < 1) throw UsageError(fmt::format("context: must be >= 1 token, got {}", m.context));
   if (m.kv_bytes_per_sequence == 0 && m.flops_per_sequence() == 0 && m.comm_per_sequence_us == 0)
     throw UsageError("kv_bytes_per_sequence: a sequence must cost bytes, FLOPs or communication");

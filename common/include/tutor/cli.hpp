@@ -35,6 +35,12 @@ const CLI::Validator& finite_number();
 /// "-" (stdout) and "" (not given) pass. Call it for every output option right after parsing.
 void require_writable(const std::string& option, const std::string& path);
 
+/// Throws UsageError("<field>: must be a finite number > 0, got <v>") unless v is finite and > 0.
+void require_positive(double v, const char* field);
+
+/// Throws UsageError("<field>: must be a finite number >= 0, got <v>") unless v is finite and >= 0.
+void require_non_negative(double v, const char* field);
+
 /// Writes `text` to `path` atomically (write_file_atomic), or to stdout when `path` is "-".
 /// A path that cannot be written is bad input: throws UsageError("<option>: <why>").
 void write_output(const std::string& option, const std::string& path, const std::string& text);
