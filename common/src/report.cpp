@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "tutor/atomic_file.hpp"
+#include "tutor/cli.hpp"
 #include "tutor/version.hpp"
 
 namespace tutor {
@@ -121,7 +122,7 @@ void write_json(const json& record, const std::string& path) {
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);
   } else {
-    write_file_atomic(path, text);
+    write_output("--json", path, text);
   }
 }
 

@@ -14,7 +14,6 @@
 
 #include <fmt/format.h>
 
-#include "tutor/atomic_file.hpp"
 #include "tutor/cli.hpp"
 #include "tutor/gpu.hpp"
 #include "tutor/ladder.hpp"
@@ -265,11 +264,11 @@ int run(int argc, char** argv) {
   std::string csv_path = o.csv_path;
   if (csv_path.empty() && !o.json_path.empty() && o.json_path != "-")
     csv_path = (o.json_path.ends_with(".json") ? o.json_path.substr(0, o.json_path.size() - 5) : o.json_path) + ".csv";
-  if (!csv_path.empty()) write_file_atomic(csv_path, csv);
+  if (!csv_path.empty()) write_output("--csv", csv_path, csv);
   if (!o.plot_path.empty() && !time_us.empty()) {
     std::vector<std::pair<double, double>> ceiling = {{gbps.front().first, record.device.copy_GBps},
                                                       {gbps.back().first, record.device.copy_GBps}};
-    write_file_atomic(o.plot_path, render_svg({fmt::format("Vector add on {}: kernel time and bandwidth", prog.info.name),
+    write_output("--plot", o.plot_path, render_svg({fmt::format("Vector add on {}: kernel time and bandwidth", prog.info.name),
                                                "elements", "kernel time (us) / GB/s", true, true, 10,
                                                {{"kernel time, us (median)", time_us, PlotSeries::Style::line, "#1f77b4"},
                                                 {"achieved GB/s", gbps, PlotSeries::Style::line, "#d62728"},

@@ -498,8 +498,8 @@ int run(int argc, char** argv) {
                        {"vendor", steps_json(run.vendor)}});
     }
     plot.series = series;
-    if (!o.csv_path.empty()) write_file_atomic(o.csv_path, csv);
-    if (!o.plot_path.empty()) write_file_atomic(o.plot_path, render_svg(plot));
+    if (!o.csv_path.empty()) write_output("--csv", o.csv_path, csv);
+    if (!o.plot_path.empty()) write_output("--plot", o.plot_path, render_svg(plot));
     record.ceiling = {"cublasSgemm fp32 (per size)", 0, CeilingUnit::TFLOPs};
     record.problem = {{"op", "sgemm sweep"}, {"sizes", o.sizes}, {"alpha", o.alpha}, {"beta", o.beta}, {"seed", o.seed},
                       {"tile_config", describe(tile_config(choice.index))}, {"tile_config_source", choice.source}};

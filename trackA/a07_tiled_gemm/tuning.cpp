@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tutor/atomic_file.hpp"
+#include "tutor/cli.hpp"
 #include "tutor/report.hpp"
 #include "tutor/version.hpp"
 
@@ -78,7 +79,7 @@ void write_tune_cache(const std::string& path, const gpu::DeviceInfo& device, in
       {"TFLOPs", TFLOPs}, {"problem", problem}, {"version", kVersion}, {"timestamp", utc_timestamp()}};
   if (const auto folder = std::filesystem::path(path).parent_path(); !folder.empty())
     std::filesystem::create_directories(folder);
-  write_file_atomic(path, j.dump(2) + "\n");
+  write_output("--tune-cache", path, j.dump(2) + "\n");
 }
 
 TileChoice choose_tile_config(const gpu::DeviceInfo& device, const std::string& cache_path) {

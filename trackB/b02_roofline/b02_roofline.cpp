@@ -16,7 +16,6 @@
 
 #include "roofline_fit.hpp"
 #include "sweep.hpp"
-#include "tutor/atomic_file.hpp"
 #include "tutor/cli.hpp"
 #include "tutor/gpu.hpp"
 #include "tutor/hardware.hpp"
@@ -295,9 +294,9 @@ int run_sweep(const SweepOptions& o, int argc, char** argv) {
     if (csv_path.size() > 5 && csv_path.ends_with(".json")) csv_path.resize(csv_path.size() - 5);
     csv_path += ".csv";
   }
-  if (!csv_path.empty()) write_file_atomic(csv_path, csv);
+  if (!csv_path.empty()) write_output("--csv", csv_path, csv);
   if (!o.plot_path.empty() && !series.empty())
-    write_file_atomic(o.plot_path, render_svg({fmt::format("Measured roofline: {}", record.device.info.name),
+    write_output("--plot", o.plot_path, render_svg({fmt::format("Measured roofline: {}", record.device.info.name),
                                                "arithmetic intensity (FLOP/byte)", "TFLOP/s", true, true, 2,
                                                series, markers}));
   for (const auto& r : record.variants)
@@ -357,7 +356,7 @@ int run_model(const ModelOptions& o) {
                                        PlotSeries::Style::line, "#1f77b4"}};
     if (I > 0 && std::isfinite(I))
       series.push_back({"this kernel (attainable)", {{I, attainable}}, PlotSeries::Style::markers, "#d62728"});
-    write_file_atomic(o.plot_path, render_svg({fmt::format("Roofline (model): {} {}", spec->name, o.dtype),
+    write_output("--plot", o.plot_path, render_svg({fmt::format("Roofline (model): {} {}", spec->name, o.dtype),
                                                "arithmetic intensity (FLOP/byte)", "TFLOP/s", true, true, 2,
                                                series, {{ridge, fmt::format("ridge {:.1f}", ridge)}}}));
   }

@@ -29,9 +29,10 @@ constexpr Format kAllFormats[] = {Format::e4m3fn, Format::e5m2, Format::e4m3fnuz
 
 // ---- parsing --------------------------------------------------------------------------------
 
-Format format_or_throw(const std::string& name) {
+/// The format named by option `option` (--format, --from); bad input names that option.
+Format format_or_throw(const std::string& name, const char* option = "--format") {
   if (const auto f = parse_format(name)) return *f;
-  throw UsageError(fmt::format("--format: unknown format '{}'; allowed: {}", name, kFormatNames));
+  throw UsageError(fmt::format("{}: unknown format '{}'; allowed: {}", option, name, kFormatNames));
 }
 
 /// "0x38", "0b00111000" or "56" -> the code; its range is the format's (8 bits, 4 for e2m1).
@@ -322,7 +323,7 @@ json counts_json(const MisreadCounts& n) {
 }
 
 int run_misread(const MisreadOptions& o, const std::string& json_path, const std::string& command) {
-  const Format from = format_or_throw(o.from);
+  const Format from = format_or_throw(o.from, "--from");
   if (from == Format::e2m1 || from == Format::e8m0)
     throw UsageError(fmt::format("--from: {} has no OCP/FNUZ partner; allowed: e4m3fn, e4m3fnuz, e5m2, e5m2fnuz",
                                  o.from));

@@ -23,7 +23,6 @@
 #include "memory_planner.hpp"
 #include "model.hpp"
 #include "pipeline_schedule.hpp"
-#include "tutor/atomic_file.hpp"
 #include "tutor/cli.hpp"
 #include "tutor/hardware.hpp"
 #include "tutor/report.hpp"
@@ -47,13 +46,6 @@ json record_head(const std::string& subcommand, const std::string& kind, const s
           {"command", command}, {"subcommand", subcommand}, {"kind", kind}};
 }
 
-void write_record(const json& record, const std::string& path) {
-  try {
-    write_json(record, path);
-  } catch (const std::runtime_error& e) {
-    throw UsageError(std::string("--json: ") + e.what());
-  }
-}
 
 /// A library's std::invalid_argument starts with the option it is about: bad input, exit 2.
 template <class F>
@@ -188,7 +180,7 @@ int run_memory_params(const MemoryOptions& o, const Capacity& cap, const std::st
     j["model_states_by_zero"] = stages;
     j["formula"] = "ZeRO-0 16 Psi; ZeRO-1 4 Psi + 12 Psi/N_d; ZeRO-2 2 Psi + 14 Psi/N_d; ZeRO-3 16 Psi/N_d";
     j["source"] = kZeroSource;
-    write_record(j, o.json_path);
+    write_json(j, o.json_path);
   }
   return kExitOk;
 }
@@ -389,7 +381,7 @@ int run_memory(MemoryOptions o, const std::string& command) {
     j["pipeline_depth_sweep"] = sweep_rows;
     j["notes"] = plan.notes;
     j["sources"] = {kZeroSource, kActivationSource, kScheduleSource};
-    write_record(j, o.json_path);
+    write_json(j, o.json_path);
   }
   return kExitOk;
 }
@@ -535,7 +527,7 @@ int run_collective(CollectiveOptions o, const std::string& command) {
     j["half_bandwidth_bytes"] = s_half;
     j["predictions"] = rows;
     j["source"] = kCollectiveSource;
-    write_record(j, o.json_path);
+    write_json(j, o.json_path);
   }
   return kExitOk;
 }
@@ -659,11 +651,7 @@ int run_bubble(BubbleOptions o, const std::string& command) {
     fmt::print(out, "\n(timeline too wide or times off the t_f / v grid for text: use --plot FILE.svg)\n");
   }
   if (!o.plot_path.empty()) {
-    try {
-      write_file_atomic(o.plot_path, render_svg(run));
-    } catch (const std::runtime_error& e) {
-      throw UsageError(std::string("--plot: ") + e.what());
-    }
+    write_output("--plot", o.plot_path, render_svg(run));
     fmt::print(out, "wrote {}\n", o.plot_path);
   }
   if (o.explain) {
@@ -697,7 +685,7 @@ int run_bubble(BubbleOptions o, const std::string& command) {
     j["schedules_compared"] = compare;
     if (!o.plot_path.empty()) j["plot"] = o.plot_path;
     j["source"] = kScheduleSource;
-    write_record(j, o.json_path);
+    write_json(j, o.json_path);
   }
   return kExitOk;
 }

@@ -29,7 +29,6 @@
 #include "alpha_beta_fit.hpp"
 #include "collective_model.hpp"
 #include "collectives.hpp"
-#include "tutor/atomic_file.hpp"
 #include "tutor/cli.hpp"
 #include "tutor/gpu.hpp"
 #include "tutor/hardware.hpp"
@@ -738,9 +737,9 @@ int run(int argc, char** argv) {
     if (!cap_note.empty()) record["notes"] = {{"memory_cap", cap_note}};
     write_json(record, o.json_path);
   }
-  if (!o.csv_path.empty()) write_file_atomic(o.csv_path, to_csv(results, ranks));
+  if (!o.csv_path.empty()) write_output("--csv", o.csv_path, to_csv(results, ranks));
   if (!o.plot_path.empty()) {
-    write_file_atomic(o.plot_path, to_svg(results, ranks, first.name));
+    write_output("--plot", o.plot_path, to_svg(results, ranks, first.name));
     fmt::print(human, "\nwrote {}\n", o.plot_path);
   }
   if (!verified) {

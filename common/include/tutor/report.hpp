@@ -47,7 +47,8 @@ std::string utc_timestamp();
 /// The record, with "version" (git describe at build time) and a UTC "timestamp".
 nlohmann::json to_json(const LabRecord& record);
 
-/// Writes `record` as indented JSON to `path` ("-" writes to stdout), atomically.
+/// Writes `record` as indented JSON to `path` ("-" writes to stdout), atomically. A path
+/// that cannot be written is bad input: throws UsageError("--json: <why>") (tutor/cli.hpp).
 void write_json(const nlohmann::json& record, const std::string& path);
 
 /// Prints the ladder table: step, time median (min-max), GB/s or TFLOP/s, fraction of the
