@@ -389,10 +389,10 @@ void launch_warp_tiled(const GemmArgs& p) {
 //
 // Both buffers of A and B live in one shared array, addressed through as() and bs(). That
 // looks cosmetic and is worth ~6% with nvcc 13.0 for sm_90: with four separate 3-D arrays,
-// ptxas placed ~300 of the 1,024 FFMAs of a tile so that all three source registers sit in
-// the same register bank (bank = register number mod 2; each such FFMA waits an extra
-// cycle). With this layout it places ~1. Register allocation is the compiler's; the README
-// (section 5.3) shows how to count these conflicts in `cuobjdump -sass` for your build.
+// ptxas gave 329 of the kernel's FFMAs three source registers in the same register bank
+// (bank = register number mod 2; such an FFMA waits an extra cycle). With this layout it
+// gives 1. Register allocation is the compiler's; README section 5.3 has the numbers and
+// a07_sass_banks counts these FFMAs in your build.
 template <int BM, int BN, int BK, int WM, int WN, bool Vec>
 __global__ void __launch_bounds__((BM / WM) * (BN / WN) * kWarp)
     sgemm_double_buffered(GemmArgs p) {
