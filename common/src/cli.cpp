@@ -51,16 +51,41 @@ const CLI::Validator& finite_number() {
   return v;
 }
 
-void require_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& options) {
-  for (std::size_t i = 0; i < options.size(); ++i)
-    for (std::size_t j = i + 1; j < options.size(); ++j) {
-      const auto& [a, pa] = options[i];
-      const auto& [b, pb] = options[j];
-      if (!pa.empty() && pa != "-" && !pb.empty() && pb != "-" &&
-          (pa == pb || std::filesystem::weakly_canonical(std::filesystem::absolute(pa)) ==
-                          std::filesystem::weakly_canonical(std::filesystem::absolute(pb))))
+namespace {
+/// True when two paths name the same file, also when spelled differently (./a and a).
+bool same_file(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
+  return a == b || fs::weakly_canonical(fs::absolute(a)) == fs::weakly_canonical(fs::absolute(b));
+}
+}  // namespace
+
+void require_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs,
+                              const std::vector<std::pair<std::string, std::string>>& inputs) {
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const auto& [a, pa] = outputs[i];
+    if (pa.empty()) continue;
+    for (std::size_t j = i + 1; j < outputs.size(); ++j) {
+      const auto& [b, pb] = outputs[j];
+      if (pb.empty()) continue;
+      if (pa == "-" && pb == "-")
+        throw UsageError(a + " and " + b + " both write to standard output; give one of them a file");
+      if (pa != "-" && pb != "-" && same_file(pa, pb))
         throw UsageError(a + " and " + b + " both write " + pa + "; give them different paths");
     }
+    for (const auto& [in, pin] : inputs)
+      if (pa != "-" && !pin.empty() && pin != "-" && same_file(pa, pin))
+        throw UsageError(a + ": " + pa + " is the file " + in + " reads; give another path");
+  }
+}
+
+void require_file_path(const std::string& option, const std::string& path) {
+  if (path == "-") throw UsageError(option + ": give a file path, not '-'");
+}
+
+std::string csv_beside_json(const std::string& csv_path, const std::string& json_path) {
+  if (!csv_path.empty() || json_path.empty() || json_path == "-") return csv_path;
+  const bool ends_json = json_path.size() > 5 && json_path.ends_with(".json");
+  return (ends_json ? json_path.substr(0, json_path.size() - 5) : json_path) + ".csv";
 }
 
 void require_writable(const std::string& option, const std::string& path) {

@@ -117,7 +117,8 @@ json to_json(const LabRecord& r) {
 }
 
 void write_json(const json& record, const std::string& path) {
-  const std::string text = record.dump(2) + "\n";
+  // Invalid UTF-8 (a file name, a kernel name) becomes U+FFFD: a record is always valid JSON.
+  const std::string text = record.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
   if (path == "-") {
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -196,6 +197,44 @@ TEST(CommandLine, SingleQuoteIsClosedEscapedAndReopened) {
 TEST(CommandLine, EmptyArgumentIsKeptAsTwoQuotes) {
   Argv args{"prog", ""};
   EXPECT_EQ(command_line(args.argc(), args.argv()), "prog ''");
+}
+
+}  // namespace
+
+namespace {
+
+// ---- require_distinct_outputs: no two outputs in one file or both on stdout, no input overwritten
+
+std::string usage_error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const tutor::UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(DistinctOutputs, DifferentFilesAndOneStdoutPass) {
+  EXPECT_EQ(usage_error_of([] {
+              tutor::require_distinct_outputs({{"--json", "-"}, {"--csv", "a.csv"}, {"--plot", ""}},
+                                              {{"--config", "c.json"}});
+            }),
+            "");
+}
+
+TEST(DistinctOutputs, SameFileSpelledTwoWaysIsRefused) {
+  EXPECT_EQ(usage_error_of([] { tutor::require_distinct_outputs({{"--json", "out.x"}, {"--plot", "./out.x"}}); }),
+            "--json and --plot both write out.x; give them different paths");
+}
+
+TEST(DistinctOutputs, TwoOutputsOnStdoutAreRefused) {
+  EXPECT_EQ(usage_error_of([] { tutor::require_distinct_outputs({{"--json", "-"}, {"--plot", "-"}}); }),
+            "--json and --plot both write to standard output; give one of them a file");
+}
+
+TEST(DistinctOutputs, AnOutputThatIsAnInputIsRefused) {
+  EXPECT_EQ(usage_error_of([] { tutor::require_distinct_outputs({{"--json", "in.sass"}}, {{"--sass", "./in.sass"}}); }),
+            "--json: in.sass is the file --sass reads; give another path");
 }
 
 }  // namespace

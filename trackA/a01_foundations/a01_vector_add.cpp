@@ -166,6 +166,9 @@ int run(int argc, char** argv) {
   app.add_option("--plot", o.plot_path, "draw kernel time and GB/s against size as SVG");
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
   if (json->count() > 0 && o.json_path.empty()) o.json_path = "-";
+  require_file_path("--csv", o.csv_path);
+  require_file_path("--plot", o.plot_path);
+  o.csv_path = csv_beside_json(o.csv_path, o.json_path);
   require_writable("--json", o.json_path);
   require_writable("--csv", o.csv_path);
   require_writable("--plot", o.plot_path);
@@ -261,10 +264,7 @@ int run(int argc, char** argv) {
                              {"half_copy_bandwidth_from_elements", crossover ? nlohmann::json(*crossover) : nlohmann::json(nullptr)},
                              {"timing", {{"warmup", o.warmup}, {"reps", o.reps}, {"flush_l2", true}}}}}};
   if (!o.json_path.empty()) write_json(to_json(record), o.json_path);
-  std::string csv_path = o.csv_path;
-  if (csv_path.empty() && !o.json_path.empty() && o.json_path != "-")
-    csv_path = (o.json_path.ends_with(".json") ? o.json_path.substr(0, o.json_path.size() - 5) : o.json_path) + ".csv";
-  if (!csv_path.empty()) write_output("--csv", csv_path, csv);
+  if (!o.csv_path.empty()) write_output("--csv", o.csv_path, csv);  // beside --json unless given
   if (!o.plot_path.empty() && !time_us.empty()) {
     std::vector<std::pair<double, double>> ceiling = {{gbps.front().first, record.device.copy_GBps},
                                                       {gbps.back().first, record.device.copy_GBps}};

@@ -288,13 +288,7 @@ int run_sweep(const SweepOptions& o, int argc, char** argv) {
   }
 
   if (!o.json_path.empty()) write_json(to_json(record), o.json_path);
-  std::string csv_path = o.csv_path;
-  if (csv_path.empty() && !o.json_path.empty() && o.json_path != "-") {
-    csv_path = o.json_path;
-    if (csv_path.size() > 5 && csv_path.ends_with(".json")) csv_path.resize(csv_path.size() - 5);
-    csv_path += ".csv";
-  }
-  if (!csv_path.empty()) write_output("--csv", csv_path, csv);
+  if (!o.csv_path.empty()) write_output("--csv", o.csv_path, csv);  // beside --json unless given
   if (!o.plot_path.empty() && !series.empty())
     write_output("--plot", o.plot_path, render_svg({fmt::format("Measured roofline: {}", record.device.info.name),
                                                "arithmetic intensity (FLOP/byte)", "TFLOP/s", true, true, 2,
@@ -406,12 +400,16 @@ int run(int argc, char** argv) {
     if (!std::isfinite(I) || !(I >= 1e-6) || !(I <= 1e9))
       throw UsageError("--flops/--bytes: arithmetic intensity must be between 1e-6 and 1e9 FLOP/byte");
     for (auto& ch : m.dtype) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    require_file_path("--plot", m.plot_path);
     require_writable("--json", m.json_path);
     require_writable("--plot", m.plot_path);
     require_distinct_outputs({{"--json", m.json_path}, {"--plot", m.plot_path}});
     return run_model(m);
   }
   if (json->count() > 0 && s.json_path.empty()) s.json_path = "-";
+  require_file_path("--csv", s.csv_path);
+  require_file_path("--plot", s.plot_path);
+  s.csv_path = csv_beside_json(s.csv_path, s.json_path);
   require_writable("--json", s.json_path);
   require_writable("--csv", s.csv_path);
   require_writable("--plot", s.plot_path);

@@ -404,6 +404,7 @@ int run(int argc, char** argv) {
     throw UsageError("missing subcommand: b05_transformer calc --model NAME | --config FILE (or --list-models)");
   if (json->count() > 0 && o.json_path.empty()) o.json_path = "-";
   require_writable("--json", o.json_path);
+  require_distinct_outputs({{"--json", o.json_path}}, {{"--config", o.config_path}});
   return run_calc(o, argc, argv);
 }
 

@@ -99,6 +99,8 @@ bool present(const json& j, const char* key) { return j.contains(key) && !j.at(k
 /// Config integers are bounded so that counts and byte sizes cannot overflow 64-bit
 /// arithmetic (a hidden size of 1e15 would wrap the parameter count).
 constexpr std::int64_t kMaxConfigInt = 2147483647;
+/// Most layers a config may declare (the planners build per-layer lists).
+constexpr std::int64_t kMaxLayers = 100'000;
 
 /// A positive integer at `key`, or nullopt when absent or null. Integral floats (4096.0) pass.
 std::optional<std::int64_t> positive_int(const json& j, const char* key) {
@@ -211,6 +213,9 @@ ModelConfig parse_hf_config(const json& config_in, std::string name) {
 
   m.hidden_size = required_int(j, "hidden_size");
   m.num_layers = required_int(j, "num_hidden_layers");
+  // The per-layer list is built below; published models have at most a few hundred layers.
+  if (m.num_layers > kMaxLayers)
+    throw ConfigError("num_hidden_layers", "must be at most " + std::to_string(kMaxLayers));
   m.num_heads = required_int(j, "num_attention_heads");
   m.num_kv_heads = positive_int(j, "num_key_value_heads").value_or(m.num_heads);
   if (m.num_heads % m.num_kv_heads != 0)

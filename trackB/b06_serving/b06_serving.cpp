@@ -302,6 +302,7 @@ void print_kv(std::FILE* out, const KvSetup& s, const KvOptions& o) {
 
 int run_kv(const KvOptions& o, const std::string& json_path, const std::string& command) {
   require_writable("--json", json_path);
+  require_distinct_outputs({{"--json", json_path}}, {{"--config", o.model.config}, {"--gpu", o.gpu}});
   const KvSetup s = plan_from_options(o);
   json j = record_head("kv", "model", command);
   j.update(kv_json(s, o));
@@ -357,15 +358,12 @@ json percentiles_json(const Percentiles& p) {
 }
 
 int run_batch(BatchOptions o, const std::string& json_path, const std::string& command) {
-  std::string csv_path = o.csv_path;
-  if (csv_path.empty() && !json_path.empty() && json_path != "-") {
-    csv_path = json_path;
-    if (csv_path.ends_with(".json")) csv_path.resize(csv_path.size() - 5);
-    csv_path += ".csv";
-  }
+  require_file_path("--csv", o.csv_path);
+  const std::string csv_path = csv_beside_json(o.csv_path, json_path);
   require_writable("--json", json_path);
   require_writable("--csv", csv_path);
-  require_distinct_outputs({{"--json", json_path}, {"--csv", csv_path}});
+  require_distinct_outputs({{"--json", json_path}, {"--csv", csv_path}},
+                           {{"--trace", o.trace}, {"--config", o.kv.model.config}, {"--gpu", o.kv.gpu}});
   // The engine: one tensor-parallel group. The pool comes from the KV planner.
   if (o.kv.tp_given && o.kv.gpus != o.kv.tp)
     throw UsageError(fmt::format("--gpus: batch simulates one engine (one tensor-parallel group): give --gpus equal "

@@ -202,6 +202,7 @@ json stage_json(const StageMemory& s) {
 
 int run_memory(MemoryOptions o, const std::string& command) {
   require_writable("--json", o.json_path);
+  require_distinct_outputs({{"--json", o.json_path}}, {{"--config", o.config}});
   const int given = int(!o.model.empty()) + int(!o.config.empty()) + int(o.params_given);
   if (given != 1)
     throw UsageError("--model: give exactly one of --model NAME (a shipped config), --config FILE or --params N");
@@ -236,10 +237,7 @@ int run_memory(MemoryOptions o, const std::string& command) {
   const Capacity cap = gpu_capacity(o);
   if (o.params_given) return run_memory_params(o, cap, command);
 
-  const b05::ModelConfig model = load_model(o);
-  if (model.num_layers > 100000)
-    throw UsageError(fmt::format("--{}: num_hidden_layers = {} is above the 100,000 this planner accepts",
-                                 o.model.empty() ? "config" : "model", model.num_layers));
+  const b05::ModelConfig model = load_model(o);  // num_hidden_layers <= 100,000 (b05's reader)
   const MemoryPlan plan = as_usage([&] { return plan_memory(model, c, cap.bytes); });
   const ParallelConfig& pc = plan.config;
   std::FILE* out = o.json_path == "-" ? stderr : stdout;

@@ -491,6 +491,7 @@ int run(int argc, char** argv) {
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
   if (json_opt->count() > 0 && json_path.empty()) json_path = "-";
   require_writable("--json", json_path);
+  require_distinct_outputs({{"--json", json_path}}, {{"--config", config}, {"--gpu", gpu}});
   if (app.count("--allreduce-latency-us") > 0 && !(r.allreduce_latency_us >= 0))
     throw UsageError(fmt::format("--allreduce-latency-us: must be >= 0 microseconds, got {}", r.allreduce_latency_us));
   if (!(activation_reserve_gib >= 0))

@@ -46,8 +46,19 @@ void require_non_negative(double v, const char* field);
 void write_output(const std::string& option, const std::string& path, const std::string& text);
 
 /// Throws UsageError when two output options name the same file ("--json and --plot both
-/// write out.svg"), also when spelled differently (./a and a); "" and "-" are ignored.
-void require_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& options);
+/// write out.svg"), also when spelled differently (./a and a); when two of them are "-" (both
+/// would write to standard output); or when an output is one of the `inputs`, ("--sass",
+/// path) pairs the tool reads (it would overwrite its own input). "" is ignored.
+void require_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs,
+                              const std::vector<std::pair<std::string, std::string>>& inputs = {});
+
+/// Throws UsageError("<option>: give a file path, not '-'") when `path` is "-": for outputs
+/// (CSV, SVG) that would otherwise mix with the table on standard output.
+void require_file_path(const std::string& option, const std::string& path);
+
+/// The CSV path of a sweep: `csv_path` if given, else `json_path` with ".json" replaced by
+/// ".csv" (".csv" appended otherwise), else "" (no --json, or --json on standard output).
+std::string csv_beside_json(const std::string& csv_path, const std::string& json_path);
 
 /// Parses argv into `app`. On --help prints the help and returns kExitOk; on a parse
 /// error prints "<program>: error: <what CLI11 said>" on one line to stderr and returns

@@ -33,6 +33,14 @@ std::string error_of(const json& config) {
   return "";
 }
 
+TEST(ModelConfig, MoreThan100000LayersIsRejectedBeforeAnyPerLayerWork) {
+  json c = llama_3_1_8b();
+  c["num_hidden_layers"] = 2147483647;
+  EXPECT_EQ(error_of(c), "num_hidden_layers: must be at most 100000");
+  c["num_hidden_layers"] = 100000;
+  EXPECT_EQ(error_of(c), "");
+}
+
 TEST(ModelConfig, ReadsLlamaAndDefaultsHeadDimToHiddenOverHeads) {
   const ModelConfig m = parse_hf_config(llama_3_1_8b(), "llama");
   EXPECT_EQ(m.head_dim, 128);  // 4096 / 32
