@@ -22,8 +22,8 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kProgram = "a07_sass_banks";
-/// Largest listing read: cuobjdump -sass of the whole a07_sgemm is about 15 MB.
-constexpr std::size_t kMaxSassBytes = std::size_t(1) << 30;
+/// Largest listing read: cuobjdump -sass of the whole a07_sgemm is about 10 MB.
+constexpr std::size_t kMaxSassBytes = std::size_t(256) << 20;
 constexpr const char* kRule =
     "bank = register mod 2; a conflict needs all three sources in one bank (Jia et al. 2018); static count, "
     "not a measurement";
@@ -56,6 +56,8 @@ std::vector<KernelBanks> read_kernels(const std::string& path) {
   std::istringstream in(text);
   try {
     return count_ffma_banks(in);
+  } catch (const std::length_error&) {
+    throw UsageError(fmt::format("--sass: {} lists more than {} functions; at most {}", path, kMaxKernels, kMaxKernels));
   } catch (const std::invalid_argument&) {
     throw UsageError(fmt::format("--sass: {} has no SASS functions; give the output of cuobjdump -sass", path));
   }
@@ -77,7 +79,7 @@ int run(int argc, char** argv) {
                "(kind: model), no GPU needed.",
                kProgram};
   std::string sass_path, kernel_filter, json_path;
-  app.add_option("--sass", sass_path, "the output of `cuobjdump -sass build/a07_sgemm` (a text file, up to 1 GiB)")
+  app.add_option("--sass", sass_path, "the output of `cuobjdump -sass build/a07_sgemm` (a text file, up to 256 MiB)")
       ->option_text("FILE REQUIRED")->required();
   auto* kernel_opt = app.add_option("--kernel", kernel_filter, "only kernels whose demangled or mangled name contains "
                                                                "TEXT (e.g. \"128, 256, 8, 32, 64, true\")");
@@ -86,6 +88,7 @@ int run(int argc, char** argv) {
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
   if (json_opt->count() > 0 && json_path.empty()) json_path = "-";
   require_writable("--json", json_path);
+  require_distinct_outputs({{"--json", json_path}}, {{"--sass", sass_path}});
 
   std::vector<KernelBanks> kernels = read_kernels(sass_path);
   if (kernel_opt->count() > 0) {

@@ -7,11 +7,14 @@
 
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <cstdlib>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string_view>
+
+#include <fmt/format.h>
 
 namespace tutor::a07 {
 namespace {
@@ -49,7 +52,12 @@ Source parse_source(std::string_view operand) {
   const std::size_t dot = s.find('.');
   const std::string_view base = s.substr(0, dot);
   if (base.size() < 2 || base.front() != 'R' || !all_digits(base.substr(1))) return {};
-  Source src{std::stoi(std::string(base.substr(1))), false};
+  // Register numbers are 0..254 (R255 is RZ); anything longer or larger is not a register.
+  int number = 0;
+  const std::string_view digits = base.substr(1);
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
+  if (ec != std::errc() || end != digits.data() + digits.size() || number > 254) return {};
+  Source src{number, false};
   for (std::string_view mods = dot == std::string_view::npos ? "" : s.substr(dot); !mods.empty();) {
     const std::size_t next = mods.find('.', 1);
     if (mods.substr(0, next) == ".reuse") src.reuse = true;
@@ -133,6 +141,8 @@ std::vector<KernelBanks> count_ffma_banks(std::istream& sass) {
     if (const auto a = after(line, "arch ="); !a.empty()) arch = a;
     else if (const auto c = after(line, "code for"); !c.empty()) arch = c;
     else if (const auto f = after(line, "Function :"); !f.empty()) {
+      if (kernels.size() == kMaxKernels)
+        throw std::length_error(fmt::format("more than {} 'Function :' lines", kMaxKernels));
       kernels.push_back({arch, std::string(f), demangle(std::string(f))});
       cached.fill(kNoRegister);
     } else if (const auto ins = parse_instruction(line); ins && !kernels.empty()) {

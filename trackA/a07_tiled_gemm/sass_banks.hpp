@@ -9,6 +9,7 @@
 // when all three of its source registers are in the same bank. An operand flagged
 // `.reuse` stays in the operand reuse cache for the next instruction, and a read of the same
 // register in the same operand slot there is served from the cache, not from a bank.
+#include <cstddef>
 #include <istream>
 #include <string>
 #include <vector>
@@ -41,7 +42,11 @@ struct KernelBanks {
 /// across some of them), and a branch target's predecessor in the listing is taken to be the
 /// instruction executed before it.
 ///
-/// Throws std::invalid_argument when the text holds no `Function :` line (not SASS).
+/// Most `Function :` entries read; a cuobjdump listing of the whole a07_sgemm has about 30.
+inline constexpr std::size_t kMaxKernels = 100'000;
+
+/// Throws std::invalid_argument when the text holds no `Function :` line (not SASS), and
+/// std::length_error when it holds more than kMaxKernels of them.
 std::vector<KernelBanks> count_ffma_banks(std::istream& sass);
 
 }  // namespace tutor::a07

@@ -24,6 +24,7 @@
 #include "tutor/ladder.hpp"
 #include "tutor/launcher.hpp"
 #include "tutor/report.hpp"
+#include "tutor/roofline.hpp"
 #include "tutor/svg_plot.hpp"
 #include "vendor_blas.hpp"
 
@@ -57,7 +58,7 @@ std::vector<LadderStep> ladder() {
        TUTOR_LAUNCHER(launch_vectorized), 128, 128},
       {"conflict_free", "padded A^T tile and fragments 64 floats apart: no shared-memory bank conflicts; +5-15%",
        TUTOR_LAUNCHER(launch_conflict_free), 128, 128},
-      {"warp_tiled", "each warp a compact 32x64 sub-tile: half the shared-memory wavefronts per FMA; 0-15% (flat on an H200: README 5.3)",
+      {"warp_tiled", "each warp a compact 32x64 sub-tile: half the shared-memory wavefronts per FMA; 0-15% (none on an H200, 0.97x: README 5.3)",
        TUTOR_LAUNCHER(launch_warp_tiled), 128, 128},
       {"double_buffered", "two shared buffers + register prefetch: global loads overlap the math; tile tuned per GPU; +10-30%",
        TUTOR_LAUNCHER(launch_double_buffered), 0, 0},  // tile filled in from the chosen TileConfig
@@ -69,6 +70,44 @@ std::vector<LadderStep> ladder() {
 /// for 2 bm bn k FLOPs, so the intensity is bm bn / (2 (bm + bn)) (derivation: README
 /// section 5). Steps without a block tile load one A and one B float per FMA: 2 / 8 = 0.25.
 double tile_intensity(int bm, int bn) { return bm > 0 ? double(bm) * bn / (2.0 * (bm + bn)) : 0.25; }
+
+// ---- --model: the roofline of each step for a GPU of the table, no GPU used -----------------
+
+/// Prints, for a GPU of the table (hardware.cpp, datasheet values with their sources), each
+/// step's global traffic as the kernel requests it (2mnk / tile_intensity bytes: every panel
+/// load counted, caches ignored), the time that traffic takes at the datasheet HBM bandwidth,
+/// and the roofline rate min(peak, intensity x bandwidth) (Williams, Waterman and Patterson,
+/// CACM 2009, eq. 1). The floor every step shares is 2mnk / FP32 peak: the minimum traffic,
+/// 4(mk + kn + 2mn) bytes, is far below the ridge point. kind: model; nothing is measured.
+void print_model(const std::string& gpu_name, int m, int n, int k, int tile_index) {
+  const hw::GpuSpec* spec = hw::find_gpu(gpu_name);
+  if (!spec) throw UsageError("--model: unknown GPU '" + gpu_name + "'; allowed: " + hw::known_keys());
+  const double flops = 2.0 * m * n * k, peak = spec->fp32_TFLOPs.value, bw = spec->hbm_bandwidth_GBps.value;
+  const double floor_ms = flops / (peak * 1e12) * 1e3;
+  const double min_bytes = 4.0 * (double(m) * k + double(k) * n + 2.0 * double(m) * n);
+  const TileChoice tile = tile_index >= 0 ? TileChoice{tile_index, "--tile-config"}
+                                          : default_tile_config(std::string(spec->arch));
+  const TileConfig tc = tile_config(tile.index);
+  fmt::print("kind: model (no GPU used): roofline of each step from its requested global traffic\n");
+  fmt::print("gpu    : {}: FP32 {:.1f} TFLOP/s, HBM {:.0f} GB/s (datasheet; sources at the end)\n", spec->name,
+             peak, bw);
+  fmt::print("problem: sgemm fp32 {}x{}x{}, {:.1f} GFLOP; minimum traffic {:.3f} GB (intensity {:.0f} FLOP/B, "
+             "ridge point {:.1f}): compute floor {:.3f} ms for every step\n",
+             m, n, k, flops / 1e9, min_bytes / 1e9, flops / min_bytes, peak * 1e3 / bw, floor_ms);
+  fmt::print("double_buffered tile: {} ({})\n\n", describe(tc), tile.source);
+  fmt::print("{:<16} {:>9} {:>14} {:>16} {:>15}  {}\n", "step", "FLOP/B", "requested GB", "at HBM BW (ms)",
+             "roofline TF/s", "bound");
+  for (const auto& s : ladder()) {
+    const double intensity = s.name == "double_buffered" ? tile_intensity(tc.bm, tc.bn) : tile_intensity(s.bm, s.bn);
+    const double bytes = flops / intensity;
+    fmt::print("{:<16} {:>9.2f} {:>14.1f} {:>16.3f} {:>15.1f}  {}\n", s.name, intensity, bytes / 1e9,
+               bytes / (bw * 1e9) * 1e3, roofline::attainable_TFLOPs(intensity, peak, bw),
+               roofline::bound(intensity, peak, bw));
+  }
+  fmt::print("\nRequested traffic counts every panel load as if it came from HBM; L1 and L2 serve much of it\n"
+             "(on an H200 the coalesced step runs faster than its line here). Run the lab to measure.\n");
+  fmt::print("sources: FP32: {}\n         HBM: {}\n", spec->fp32_TFLOPs.source, spec->hbm_bandwidth_GBps.source);
+}
 
 // ---- One problem instance ------------------------------------------------------------------
 
@@ -200,7 +239,7 @@ struct Options {
   int reps = 20, warmup = 3, device = 0, tile_config = -1;
   std::vector<std::string> variants;
   std::vector<int> sizes;
-  std::string json_path, csv_path, plot_path, tune_cache;
+  std::string json_path, csv_path, plot_path, tune_cache, model_gpu;
   std::uint64_t seed = 0;
   bool list = false, tune = false, no_flush = false, skip_large_check = false, no_tf32 = false;
 };
@@ -361,10 +400,14 @@ int run(int argc, char** argv) {
   app.add_option("--n", o.n, "columns of B and C")->check(decimal_integer())->check(CLI::Range(1, 32768));
   app.add_option("--k", o.k, "columns of A, rows of B (the reduction length)")
       ->check(decimal_integer())->check(CLI::Range(1, 32768));
+  // |alpha|, |beta| <= 1e30 keep alpha * acc finite in fp32 for the inputs the lab draws.
+  const CLI::Validator scalar_range(
+      [](const std::string& text) { return std::fabs(std::stod(text)) <= 1e30 ? "" : "must be between -1e30 and 1e30"; },
+      "-1e30..1e30");
   app.add_option("--alpha", o.alpha, "C = alpha*A*B + beta*C (default 0.5; -1e30 to 1e30)")
-      ->check(finite_number())->check(CLI::Range(-1e30, 1e30));
+      ->check(finite_number())->check(scalar_range);
   app.add_option("--beta", o.beta, "C = alpha*A*B + beta*C (default 3; 0: C is not read; -1e30 to 1e30)")
-      ->check(finite_number())->check(CLI::Range(-1e30, 1e30));
+      ->check(finite_number())->check(scalar_range);
   app.add_option("--variant", o.variants,
                  "run only these steps (repeatable; see --list); the vendor rows always run");
   app.add_option("--sizes", o.sizes, "sweep mode: comma-separated square sizes (m = n = k), each 1..16384; "
@@ -384,6 +427,9 @@ int run(int argc, char** argv) {
   app.add_option("--warmup", o.warmup, "untimed launches before timing, 0..100")
       ->check(decimal_integer())->check(CLI::Range(0, 100));
   auto* list = app.add_flag("--list", o.list, "list the steps and tile configurations, then exit (no GPU needed)");
+  auto* model = app.add_option("--model", o.model_gpu, "print each step's roofline for a GPU of the table "
+                                                       "(h200-sxm, mi300x, ...) instead of running (no GPU needed)");
+  list->excludes(model);
   auto* json = app.add_option("--json", o.json_path, "write the JSON record to PATH ('-' or no PATH: stdout)")
                    ->expected(0, 1);
   app.add_option("--seed", o.seed, "seed of the random inputs (default: fresh every run)")->check(decimal_integer());
@@ -395,7 +441,10 @@ int run(int argc, char** argv) {
                "record lists the shapes that were verified)");
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
   if (json->count() > 0 && o.json_path.empty()) o.json_path = "-";
-  if (json->count() > 0 && o.list) throw UsageError("--json: records a run; --list prints to stdout only");
+  if (json->count() > 0 && (o.list || model->count() > 0))
+    throw UsageError("--json: records a run; --list and --model print to stdout only");
+  if (model->count() > 0 && (o.tune || !o.sizes.empty()))
+    throw UsageError("--model: prints the roofline of one size (--m/--n/--k); not with --tune or --sizes");
   if (o.sizes.empty() && (!o.csv_path.empty() || !o.plot_path.empty()))
     throw UsageError("--csv/--plot: only in sweep mode (give --sizes)");
   if (!o.sizes.empty() && o.tune) throw UsageError("--tune: tune at one size (--m/--n/--k), then sweep");
@@ -427,6 +476,10 @@ int run(int argc, char** argv) {
                  s.bm > 0 ? fmt::format("{:.1f}", tile_intensity(s.bm, s.bn)) : (s.name == "double_buffered" ? "bm*bn/(2(bm+bn)) of its tile" : "0.25"));
     fmt::print("\ntile configurations of double_buffered (--tile-config N; --tune picks one per GPU):\n");
     for (int i = 0; i < tile_config_count(); ++i) fmt::print("  [{}] {}\n", i, describe(tile_config(i)));
+    return kExitOk;
+  }
+  if (model->count() > 0) {
+    print_model(o.model_gpu, o.m, o.n, o.k, o.tile_config);
     return kExitOk;
   }
 

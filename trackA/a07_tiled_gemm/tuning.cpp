@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
+#include <system_error>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -77,18 +78,25 @@ void write_tune_cache(const std::string& path, const gpu::DeviceInfo& device, in
       {"lab", "a07_sgemm"}, {"device", device.name}, {"arch", device.arch},
       {"config", {{"bm", c.bm}, {"bn", c.bn}, {"bk", c.bk}, {"wm", c.wm}, {"wn", c.wn}, {"threads", c.threads()}}},
       {"TFLOPs", TFLOPs}, {"problem", problem}, {"version", kVersion}, {"timestamp", utc_timestamp()}};
-  if (const auto folder = std::filesystem::path(path).parent_path(); !folder.empty())
-    std::filesystem::create_directories(folder);
+  if (const auto folder = std::filesystem::path(path).parent_path(); !folder.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(folder, ec);
+    if (ec) throw UsageError(fmt::format("--tune-cache: cannot create {}: {}", folder.string(), ec.message()));
+  }
   write_output("--tune-cache", path, j.dump(2) + "\n");
+}
+
+TileChoice default_tile_config(const std::string& arch) {
+  for (const auto& d : kArchDefaults)
+    if (arch == d.arch)
+      if (auto i = find_tile_config(d.config))
+        return {*i, fmt::format("default for {} (chosen by the tuning run in {})", d.arch, d.record)};
+  return {0, "portable default (no tuning cache, and no default for " + arch + " among this build's tiles; run --tune)"};
 }
 
 TileChoice choose_tile_config(const gpu::DeviceInfo& device, const std::string& cache_path) {
   if (auto cached = read_tune_cache(cache_path, device)) return {*cached, "tuning cache " + cache_path};
-  for (const auto& d : kArchDefaults)
-    if (device.arch == d.arch)
-      if (auto i = find_tile_config(d.config))
-        return {*i, fmt::format("default for {} (chosen by the tuning run in {})", d.arch, d.record)};
-  return {0, "portable default (no tuning cache and no default for " + device.arch + "; run --tune)"};
+  return default_tile_config(device.arch);
 }
 
 }  // namespace tutor::a07

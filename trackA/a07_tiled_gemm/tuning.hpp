@@ -29,12 +29,17 @@ std::string default_tune_cache_path(const gpu::DeviceInfo& device);
 std::optional<int> read_tune_cache(const std::string& path, const gpu::DeviceInfo& device);
 
 /// Writes the cache atomically (creating its folder): device, config, TFLOP/s, problem
-/// size, tool version and UTC time. Throws std::runtime_error when it cannot be written.
+/// size, tool version and UTC time. Throws UsageError naming --tune-cache when it cannot be
+/// written.
 void write_tune_cache(const std::string& path, const gpu::DeviceInfo& device, int index, double TFLOPs,
                       const std::string& problem);
 
-/// The choice without a tuning pass: the cache if it holds this device, else the default
-/// for device.arch, else index 0.
+/// The per-architecture default for `arch` ("sm_90"), chosen by a committed tuning run, else
+/// index 0 (the portable default); `source` says which.
+TileChoice default_tile_config(const std::string& arch);
+
+/// The choice without a tuning pass: the cache if it holds this device, else
+/// default_tile_config(device.arch).
 TileChoice choose_tile_config(const gpu::DeviceInfo& device, const std::string& cache_path);
 
 /// Index of the config with these fields, or nullopt if this build does not compile it.

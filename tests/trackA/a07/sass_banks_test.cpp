@@ -117,6 +117,14 @@ TEST(SassBanks, ZeroRegisterImmediatesUniformAndConstantOperandsAreNotRegisterRe
   EXPECT_EQ(k.same_bank, 0);
 }
 
+TEST(SassBanks, OutOfRangeRegisterNumbersAreNotRegisterReads) {
+  // R0..R254 exist; a larger or overlong number (a malformed listing) reads no bank.
+  const KernelBanks k = one(kernel({"FFMA R1, R2, R4, R2147483648", "FFMA R1, R2, R4, R256",
+                                    "FFMA R1, R2, R4, R99999999999999999999"}));
+  EXPECT_EQ(k.ffma, 3);
+  EXPECT_EQ(k.ffma_three_registers, 0);
+}
+
 TEST(SassBanks, NegatedAndAbsoluteSourcesAreRegisterReads) {
   // -R2 and |R4| read R2 and R4 from their banks like plain R2 and R4.
   const KernelBanks k = one(kernel({"FFMA R1, -R2, |R4|, R6"}));
