@@ -388,7 +388,7 @@ void launch_warp_tiled(const GemmArgs& p) {
 // this GPU and caches the fastest. Expect +10-30%.
 //
 // Both buffers of A and B live in one shared array, addressed through as() and bs(). That
-// looks cosmetic and is worth ~6% with nvcc 13.0 for sm_90: with four separate 3-D arrays,
+// looks cosmetic and is worth ~6% with nvcc 13.0 for sm_90: with two separate 3-D arrays,
 // ptxas gave 329 of the kernel's FFMAs three source registers in the same register bank
 // (bank = register number mod 2; such an FFMA waits an extra cycle). With this layout it
 // gives 1. Register allocation is the compiler's; README section 5.3 has the numbers and
