@@ -414,12 +414,16 @@ int run_collective(CollectiveOptions o, const std::string& command) {
   const auto bytes = parse_size(o.bytes);
   if (!bytes) throw UsageError(fmt::format("--bytes: '{}' is not a size > 0 (bytes, or with K/M/G = KiB/MiB/GiB, "
                                            "KB/MB/GB = 1e3/1e6/1e9)", o.bytes));
+  // No GPU holds a terabyte buffer; past that the printed nccl-tests command makes no sense.
+  constexpr double kMaxCollectiveBytes = 1099511627776.0;  // 1 TiB
+  if (*bytes > kMaxCollectiveBytes) throw UsageError(fmt::format("--bytes: at most 1024G (1 TiB), got '{}'", o.bytes));
   double max_bytes = *bytes;
   if (!o.max_bytes.empty()) {
     const auto m = parse_size(o.max_bytes);
     if (!m || *m < *bytes)
       throw UsageError(fmt::format("--max-bytes: '{}' must be a size >= --bytes", o.max_bytes));
     if (*m / *bytes > double(1 << 30)) throw UsageError("--max-bytes: at most 2^30 x --bytes (31 sizes)");
+    if (*m > kMaxCollectiveBytes) throw UsageError(fmt::format("--max-bytes: at most 1024G (1 TiB), got '{}'", o.max_bytes));
     max_bytes = *m;
   }
   std::optional<LinkParams> link;

@@ -255,10 +255,14 @@ std::string known_links() {
 std::optional<double> parse_size(std::string_view text) {
   std::string s(text);
   if (s.empty() || std::isspace(static_cast<unsigned char>(s.front()))) return std::nullopt;
+  // A decimal number (digits, '.', an exponent), then the unit: strtod alone would also take
+  // hex ("0x10"), "inf" and "nan".
+  const std::size_t split = s.find_first_not_of("0123456789.eE+-");
+  const std::string number = s.substr(0, split);
   char* end = nullptr;
-  const double value = std::strtod(s.c_str(), &end);
-  if (end == s.c_str()) return std::nullopt;
-  const std::string unit = lower(std::string_view(end));
+  const double value = std::strtod(number.c_str(), &end);
+  if (number.empty() || end != number.c_str() + number.size()) return std::nullopt;
+  const std::string unit = lower(std::string_view(s).substr(number.size()));
   double scale = 0;
   if (unit.empty() || unit == "b") scale = 1;
   else if (unit == "k" || unit == "kib") scale = 1024.0;

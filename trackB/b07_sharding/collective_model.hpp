@@ -142,8 +142,8 @@ std::string known_links();
 
 /// nccl-tests' "-b/-e" size syntax and decimal units: "8", "1e9", "4K" / "4KiB" (x 1024),
 /// "128M" / "128MiB" (x 2^20), "1G" / "1GiB" (x 2^30), "1KB" / "1MB" / "1GB" (x 1e3 / 1e6 /
-/// 1e9). Bare K/M/G are binary, as nccl-tests' parsesize reads them. Returns std::nullopt
-/// if the text is not a positive finite size.
+/// 1e9). Bare K/M/G are binary, as nccl-tests' parsesize reads them. The number is decimal
+/// (no hex, inf or nan). Returns std::nullopt if the text is not a positive finite size.
 std::optional<double> parse_size(std::string_view text);
 
 }  // namespace tutor::b07

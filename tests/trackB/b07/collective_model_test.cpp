@@ -154,6 +154,9 @@ TEST(CollectiveSize, NcclTestsSuffixesAndDecimalUnits) {
   EXPECT_EQ(parse_size("-5"), std::nullopt);
   EXPECT_EQ(parse_size("12 MB"), std::nullopt);
   EXPECT_EQ(parse_size("lots"), std::nullopt);
+  EXPECT_EQ(parse_size("0x10"), std::nullopt);  // strtod would read hex, inf and nan
+  EXPECT_EQ(parse_size("inf"), std::nullopt);
+  EXPECT_EQ(parse_size("nan"), std::nullopt);
   EXPECT_EQ(parse_size("inf"), std::nullopt);
   EXPECT_EQ(parse_size(""), std::nullopt);
 }
