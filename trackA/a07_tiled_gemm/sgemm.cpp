@@ -58,7 +58,7 @@ std::vector<LadderStep> ladder() {
        TUTOR_LAUNCHER(launch_vectorized), 128, 128},
       {"conflict_free", "padded A^T tile and fragments 64 floats apart: no shared-memory bank conflicts; +5-15%",
        TUTOR_LAUNCHER(launch_conflict_free), 128, 128},
-      {"warp_tiled", "each warp a compact 32x64 sub-tile: half the shared-memory wavefronts per FMA; 0-15% (none on an H200, 0.97x: README 5.3)",
+      {"warp_tiled", "each warp a compact 32x64 sub-tile: 2 shared-memory wavefronts per A+B load instead of 3; 0-15% (0.97x on an H200: README 5.3)",
        TUTOR_LAUNCHER(launch_warp_tiled), 128, 128},
       {"double_buffered", "two shared buffers + register prefetch: global loads overlap the math; tile tuned per GPU; +10-30%",
        TUTOR_LAUNCHER(launch_double_buffered), 0, 0},  // tile filled in from the chosen TileConfig
@@ -73,39 +73,60 @@ double tile_intensity(int bm, int bn) { return bm > 0 ? double(bm) * bn / (2.0 *
 
 // ---- --model: the roofline of each step for a GPU of the table, no GPU used -----------------
 
+/// Global-memory bytes a step requests for an m x n x k problem (4-byte floats, caches
+/// ignored): a block tile bm x bn re-reads A once per block column and B once per block row,
+/// ceil(n / bn) m k + ceil(m / bm) k n floats (partial tiles read only what exists); steps
+/// without a block tile (bm = 0) read one A and one B float per FMA, 2 m n k. C adds m n
+/// floats written and, when beta != 0, m n read.
+double requested_bytes(int bm, int bn, int m, int n, int k, bool reads_c) {
+  const double mn = double(m) * n, mnk = mn * k;
+  const double ab = bm > 0 ? std::ceil(double(n) / bn) * double(m) * k + std::ceil(double(m) / bm) * double(k) * n
+                           : 2.0 * mnk;
+  return 4.0 * (ab + mn * (reads_c ? 2.0 : 1.0));
+}
+
 /// Prints, for a GPU of the table (hardware.cpp, datasheet values with their sources), each
-/// step's global traffic as the kernel requests it (2mnk / tile_intensity bytes: every panel
-/// load counted, caches ignored), the time that traffic takes at the datasheet HBM bandwidth,
-/// and the roofline rate min(peak, intensity x bandwidth) (Williams, Waterman and Patterson,
-/// CACM 2009, eq. 1). The floor every step shares is 2mnk / FP32 peak: the minimum traffic,
-/// 4(mk + kn + 2mn) bytes, is far below the ridge point. kind: model; nothing is measured.
-void print_model(const std::string& gpu_name, int m, int n, int k, int tile_index) {
+/// step's requested global traffic (requested_bytes), the time it takes at the datasheet HBM
+/// bandwidth, and the roofline rate min(peak, intensity x bandwidth) (Williams, Waterman and
+/// Patterson, CACM 2009, eq. 1). The floor every step shares is 2mnk / FP32 peak, or the
+/// minimum traffic 4(mk + kn + mn [+ mn if beta != 0]) over the bandwidth if that is longer.
+/// kind: model; nothing is measured. `steps` are the steps to show, `tile_index` -1 for the
+/// tile this build would pick on that GPU without a cache.
+void print_model(const std::string& gpu_name, int m, int n, int k, float beta, const std::vector<LadderStep>& steps,
+                 int tile_index) {
   const hw::GpuSpec* spec = hw::find_gpu(gpu_name);
   if (!spec) throw UsageError("--model: unknown GPU '" + gpu_name + "'; allowed: " + hw::known_keys());
+  const bool reads_c = beta != 0.0f;
   const double flops = 2.0 * m * n * k, peak = spec->fp32_TFLOPs.value, bw = spec->hbm_bandwidth_GBps.value;
-  const double floor_ms = flops / (peak * 1e12) * 1e3;
-  const double min_bytes = 4.0 * (double(m) * k + double(k) * n + 2.0 * double(m) * n);
-  const TileChoice tile = tile_index >= 0 ? TileChoice{tile_index, "--tile-config"}
-                                          : default_tile_config(std::string(spec->arch));
-  const TileConfig tc = tile_config(tile.index);
-  fmt::print("kind: model (no GPU used): roofline of each step from its requested global traffic\n");
+  const double min_bytes = 4.0 * (double(m) * k + double(k) * n + double(m) * n * (reads_c ? 2.0 : 1.0));
+  const double floor_ms = std::max(flops / (peak * 1e12), min_bytes / (bw * 1e9)) * 1e3;
+  const TileChoice chosen = default_tile_config(std::string(spec->arch));
+  const int index = tile_index >= 0 ? tile_index : chosen.index;
+  const std::string why = tile_index >= 0 ? "--tile-config"
+                          : chosen.source.starts_with("default") ? "this build's default for " + std::string(spec->arch)
+                                                                  : "this build's portable default";
+  const TileConfig tc = tile_config(index);
+  fmt::print("kind: model (no GPU used): roofline of each step from the global traffic it requests\n");
   fmt::print("gpu    : {}: FP32 {:.1f} TFLOP/s, HBM {:.0f} GB/s (datasheet; sources at the end)\n", spec->name,
              peak, bw);
-  fmt::print("problem: sgemm fp32 {}x{}x{}, {:.1f} GFLOP; minimum traffic {:.3f} GB (intensity {:.0f} FLOP/B, "
-             "ridge point {:.1f}): compute floor {:.3f} ms for every step\n",
-             m, n, k, flops / 1e9, min_bytes / 1e9, flops / min_bytes, peak * 1e3 / bw, floor_ms);
-  fmt::print("double_buffered tile: {} ({})\n\n", describe(tc), tile.source);
-  fmt::print("{:<16} {:>9} {:>14} {:>16} {:>15}  {}\n", "step", "FLOP/B", "requested GB", "at HBM BW (ms)",
+  fmt::print("problem: sgemm fp32 {}x{}x{}{}, {:.4g} GFLOP; minimum traffic {:.4g} GB (intensity {:.4g} FLOP/B, "
+             "ridge point {:.3g}); floor {:.4g} ms for every step\n",
+             m, n, k, reads_c ? "" : " beta=0", flops / 1e9, min_bytes / 1e9, flops / min_bytes, peak * 1e3 / bw,
+             floor_ms);
+  fmt::print("double_buffered tile: {} ({})\n\n", describe(tc), why);
+  fmt::print("{:<16} {:>10} {:>13} {:>15} {:>14}  {}\n", "step", "FLOP/B", "requested GB", "at HBM BW (ms)",
              "roofline TF/s", "bound");
-  for (const auto& s : ladder()) {
-    const double intensity = s.name == "double_buffered" ? tile_intensity(tc.bm, tc.bn) : tile_intensity(s.bm, s.bn);
-    const double bytes = flops / intensity;
-    fmt::print("{:<16} {:>9.2f} {:>14.1f} {:>16.3f} {:>15.1f}  {}\n", s.name, intensity, bytes / 1e9,
+  for (const auto& s : steps) {
+    const bool tuned = s.name == "double_buffered";
+    const double bytes = requested_bytes(tuned ? tc.bm : s.bm, tuned ? tc.bn : s.bn, m, n, k, reads_c);
+    const double intensity = flops / bytes;
+    fmt::print("{:<16} {:>10.4g} {:>13.4g} {:>15.4g} {:>14.1f}  {}\n", s.name, intensity, bytes / 1e9,
                bytes / (bw * 1e9) * 1e3, roofline::attainable_TFLOPs(intensity, peak, bw),
                roofline::bound(intensity, peak, bw));
   }
-  fmt::print("\nRequested traffic counts every panel load as if it came from HBM; L1 and L2 serve much of it\n"
-             "(on an H200 the coalesced step runs faster than its line here). Run the lab to measure.\n");
+  fmt::print("\nRequested traffic counts every panel load and C as if they came from HBM (so the intensity is a\n"
+             "little below --list's bm*bn/(2(bm+bn)), which leaves C out); L1 and L2 serve much of it (on an\n"
+             "H200 the coalesced step runs faster than its line here). Run the lab to measure.\n");
   fmt::print("sources: FP32: {}\n         HBM: {}\n", spec->fp32_TFLOPs.source, spec->hbm_bandwidth_GBps.source);
 }
 
@@ -439,6 +460,10 @@ int run(int argc, char** argv) {
   app.add_flag("--skip-large-check", o.skip_large_check,
                "verify only the shapes up to 257x131x509 (for compute-sanitizer runs at a small size; the "
                "record lists the shapes that were verified)");
+  // Options of a run mean nothing to --model; refuse them rather than ignore them.
+  for (const char* run_only : {"--alpha", "--reps", "--warmup", "--seed", "--device", "--no-flush-l2", "--no-tf32",
+                               "--skip-large-check", "--tune-cache"})
+    model->excludes(app.get_option(run_only));
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
   if (json->count() > 0 && o.json_path.empty()) o.json_path = "-";
   if (json->count() > 0 && (o.list || model->count() > 0))
@@ -479,7 +504,7 @@ int run(int argc, char** argv) {
     return kExitOk;
   }
   if (model->count() > 0) {
-    print_model(o.model_gpu, o.m, o.n, o.k, o.tile_config);
+    print_model(o.model_gpu, o.m, o.n, o.k, o.beta, chosen, o.tile_config);
     return kExitOk;
   }
 
