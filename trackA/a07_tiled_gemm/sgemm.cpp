@@ -58,7 +58,7 @@ std::vector<LadderStep> ladder() {
        TUTOR_LAUNCHER(launch_vectorized), 128, 128},
       {"conflict_free", "padded A^T tile and fragments 64 floats apart: no shared-memory bank conflicts; +5-15%",
        TUTOR_LAUNCHER(launch_conflict_free), 128, 128},
-      {"warp_tiled", "each warp a compact 32x64 sub-tile: 2 shared-memory wavefronts per A+B load instead of 3; 0-15% (0.97x on an H200: README 5.3)",
+      {"warp_tiled", "each warp a compact 32x64 sub-tile: fewer distinct addresses per shared load; 0-15% (0.97x on an H200, same wavefronts: README 5.3)",
        TUTOR_LAUNCHER(launch_warp_tiled), 128, 128},
       {"double_buffered", "two shared buffers + register prefetch: global loads overlap the math; tile tuned per GPU; +10-30%",
        TUTOR_LAUNCHER(launch_double_buffered), 0, 0},  // tile filled in from the chosen TileConfig

@@ -325,9 +325,10 @@ void launch_conflict_free(const GemmArgs& p) {
 // Give each warp a compact 32x64 sub-tile of the block's 128x128 (4 x 2 warps) and lay its
 // 32 threads out 4 x 8 inside it, each thread still 8x8 as 2x2 blocks of 4x4. Per k a warp
 // now reads 32 A values and 64 B values instead of 16 rows of A and 128 columns of B: each
-// load instruction touches 4 and 8 distinct float4s (one 128-byte shared-memory wavefront
-// each) instead of 2 and 16 (one and two), so an A and a B load take 2 wavefronts, not 3,
-// for the same FMAs. Expect 0-15% (on an H200: 0.97x, README section 5.3).
+// load instruction touches 4 and 8 distinct float4s instead of 2 and 16; counting 128 bytes
+// per shared-memory wavefront, an A and a B load would take 2 wavefronts, not 3. Expect
+// 0-15%. (On an H200 ncu measures 3 wavefronts per 128-bit load in both layouts, and this
+// step runs at 0.97x: README section 5.3.)
 namespace wt {
 constexpr int WM = 32, WN = 64;                 // warp tile; WM * WN = 64 outputs * 32 threads
 constexpr int kWarpCols = r2::BN / WN;          // 2 warps across, 4 down
