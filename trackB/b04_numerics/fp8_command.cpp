@@ -240,6 +240,8 @@ int run_encode(Format f, const std::string& text, Overflow o, const std::string&
   }
   fmt::print(out, "{} ({}): code {} = {}: {}, {}; {}\n", fi.name, mode_words(f, o), hex_code(f, c), bit_fields(f, c),
              to_string(classify(f, c)), value_and_form(v), error);
+  if (f == Format::e8m0 && std::signbit(x) && !std::isnan(x))
+    fmt::print(out, "note: e8m0 has no sign bit (a scale is a magnitude): it encodes |x|, and the sign is lost\n");
   const auto rows = conventions(f, x, o);
   fmt::print(out, "what each convention gives for this input (where implementations disagree):\n");
   json conv = json::array();

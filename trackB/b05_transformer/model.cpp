@@ -212,10 +212,10 @@ ModelConfig parse_hf_config(const json& config_in, std::string name) {
                                     "norms and layer pattern would be guessed); known: " + known_families());
 
   m.hidden_size = required_int(j, "hidden_size");
-  m.num_layers = required_int(j, "num_hidden_layers");
   // The per-layer list is built below; published models have at most a few hundred layers.
-  if (m.num_layers > kMaxLayers)
+  if (const auto it = j.find("num_hidden_layers"); it != j.end() && it->is_number() && it->get<double>() > kMaxLayers)
     throw ConfigError("num_hidden_layers", "must be at most " + std::to_string(kMaxLayers));
+  m.num_layers = required_int(j, "num_hidden_layers");
   m.num_heads = required_int(j, "num_attention_heads");
   m.num_kv_heads = positive_int(j, "num_key_value_heads").value_or(m.num_heads);
   if (m.num_heads % m.num_kv_heads != 0)

@@ -37,6 +37,8 @@ TEST(ModelConfig, MoreThan100000LayersIsRejectedBeforeAnyPerLayerWork) {
   json c = llama_3_1_8b();
   c["num_hidden_layers"] = 2147483647;
   EXPECT_EQ(error_of(c), "num_hidden_layers: must be at most 100000");
+  c["num_hidden_layers"] = 1e300;  // above int range too: the message names the real limit
+  EXPECT_EQ(error_of(c), "num_hidden_layers: must be at most 100000");
   c["num_hidden_layers"] = 100000;
   EXPECT_EQ(error_of(c), "");
 }
