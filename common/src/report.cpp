@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <stdexcept>
@@ -92,26 +93,40 @@ std::string utc_timestamp() {
   return buf;
 }
 
+json record_head(const std::string& lab, const std::string& module, const std::string& kind,
+                 const std::string& command, const std::string& subcommand) {
+  if (kind != "measurement" && kind != "model" && kind != "simulation")
+    throw std::invalid_argument("record kind must be measurement, model or simulation, not '" + kind + "'");
+  json j = {{"lab", lab},         {"module", module}, {"version", kVersion},
+            {"timestamp", utc_timestamp()}, {"command", command}, {"kind", kind}};
+  if (!subcommand.empty()) j["subcommand"] = subcommand;
+  return j;
+}
+
+json json_number(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return v;
+}
+
+std::string value_text(float v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return fmt::format("{}", v);
+}
+
 json to_json(const LabRecord& r) {
-  if (r.kind != "measurement" && r.kind != "model" && r.kind != "simulation")
-    throw std::invalid_argument("record kind must be measurement, model or simulation, not '" + r.kind + "'");
   json device = to_json(r.device.info);
   device["measured"] = {{"copy_GBps", r.device.copy_GBps}, {"fma_TFLOPs", r.device.fma_TFLOPs}};
   json variants = json::array();
   for (const auto& s : r.variants) variants.push_back(to_json(s));
-  json j = {{"lab", r.lab},
-            {"module", r.module},
-            {"version", kVersion},
-            {"timestamp", utc_timestamp()},
-            {"command", r.command},
-            {"kind", r.kind},
-            {"device", device},
-            {"ceiling",
-             {{"name", r.ceiling.name},
-              {"value", r.ceiling.value},
-              {"unit", r.ceiling.unit == CeilingUnit::GBps ? "GB/s" : "TFLOP/s"}}},
-            {"problem", r.problem},
-            {"variants", variants}};
+  json j = record_head(r.lab, r.module, r.kind, r.command);
+  j["device"] = device;
+  j["ceiling"] = {{"name", r.ceiling.name},
+                  {"value", r.ceiling.value},
+                  {"unit", r.ceiling.unit == CeilingUnit::GBps ? "GB/s" : "TFLOP/s"}};
+  j["problem"] = r.problem;
+  j["variants"] = variants;
   if (!r.notes.empty()) j["notes"] = r.notes;
   return j;
 }

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -14,7 +15,6 @@
 #include "tutor/atomic_file.hpp"
 #include "tutor/cli.hpp"
 #include "tutor/report.hpp"
-#include "tutor/version.hpp"
 
 namespace tutor::a07 {
 namespace {
@@ -53,7 +53,7 @@ std::vector<KernelBanks> read_kernels(const std::string& path) {
     if (why.starts_with("cannot open it: ")) why.erase(0, 16);  // said once, by "cannot read"
     throw UsageError(fmt::format("--sass: cannot read {}: {}", path, why));
   }
-  std::istringstream in(text);
+  std::istringstream in(std::move(text));  // one copy of the listing in memory, not two
   try {
     return count_ffma_banks(in);
   } catch (const std::length_error&) {
@@ -103,11 +103,10 @@ int run(int argc, char** argv) {
       rows.push_back({{"arch", k.arch}, {"name", k.name}, {"mangled", k.mangled}, {"ffma", k.ffma},
                       {"ffma_three_registers", k.ffma_three_registers}, {"same_bank", k.same_bank},
                       {"same_bank_uncached", k.same_bank_uncached}});
-    const json record = {
-        {"lab", kProgram}, {"module", "A07"}, {"version", kVersion}, {"timestamp", utc_timestamp()},
-        {"command", command_line(argc, argv)}, {"kind", "model"},
-        {"problem", {{"sass", sass_path}, {"kernel_filter", kernel_opt->count() > 0 ? json(kernel_filter) : json()}}},
-        {"kernels", rows}, {"notes", {{"rule", kRule}, {"source", kSource}}}};
+    json record = record_head(kProgram, "A07", "model", command_line(argc, argv));
+    record["problem"] = {{"sass", sass_path}, {"kernel_filter", kernel_opt->count() > 0 ? json(kernel_filter) : json()}};
+    record["kernels"] = rows;
+    record["notes"] = {{"rule", kRule}, {"source", kSource}};
     write_json(record, json_path);  // an unwritable path throws UsageError naming --json
   }
   return kExitOk;

@@ -17,7 +17,6 @@
 #include "misread.hpp"
 #include "tutor/cli.hpp"
 #include "tutor/report.hpp"
-#include "tutor/version.hpp"
 
 namespace tutor::b04 {
 namespace {
@@ -96,12 +95,6 @@ std::string bit_fields(Format f, std::uint8_t c) {
          bits.substr(1 + std::size_t(fi.exponent_bits));
 }
 
-/// A float as the shortest decimal that reads back to it ("1", "0.001953125", "-inf", "NaN").
-std::string value_text(float v) {
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return fmt::format("{}", v);
-}
 
 /// The exact binary form m x 2^e with m in [1, 2) ("1.75 x 2^8"); "0" and specials as is.
 std::string exact_form(float v) {
@@ -117,17 +110,7 @@ std::string value_and_form(float v) {
   return text == form ? "value " + text : "value " + text + " = " + form;
 }
 
-/// JSON has no NaN or infinity: those become the strings "nan", "inf", "-inf".
-json number_json(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return v;
-}
 
-json record_head(const std::string& subcommand, const std::string& kind, const std::string& command) {
-  return {{"lab", "b04_numerics"}, {"module", "B04"}, {"version", kVersion}, {"timestamp", utc_timestamp()},
-          {"command", command},    {"subcommand", subcommand}, {"kind", kind}};
-}
 
 json format_json(Format f) {
   const FormatInfo fi = info(f);
@@ -140,7 +123,7 @@ json format_json(Format f) {
 json code_json(Format f, std::uint8_t c) {
   const float v = decode(f, c);
   return {{"code", hex_code(f, c)}, {"bits", bit_fields(f, c)}, {"class", to_string(classify(f, c))},
-          {"value", number_json(v)}, {"exact", exact_form(v)}};
+          {"value", json_number(v)}, {"exact", exact_form(v)}};
 }
 
 /// Where the human text goes: stdout, or stderr when the JSON record takes stdout.
@@ -164,11 +147,11 @@ int run_decode(Format f, std::uint8_t c, const std::string& json_path, const std
       if (g == f || g == Format::e2m1) continue;
       const float w = decode(g, c);
       fmt::print(out, "  {:<9} {:<14} {}\n", info(g).name, value_text(w), to_string(classify(g, c)));
-      others.push_back({{"format", info(g).name}, {"value", number_json(w)}, {"class", to_string(classify(g, c))}});
+      others.push_back({{"format", info(g).name}, {"value", json_number(w)}, {"class", to_string(classify(g, c))}});
     }
   }
   if (!json_path.empty()) {
-    json j = record_head("fp8 decode", "model", command);
+    json j = record_head("b04_numerics", "B04", "model", command, "fp8 decode");
     j["format"] = format_json(f);
     j["result"] = code_json(f, c);
     j["same_bits_in_other_formats"] = others;
@@ -249,7 +232,7 @@ int run_encode(Format f, const std::string& text, Overflow o, const std::string&
     const bool differs = r.code != c;
     fmt::print(out, "  {:<64} {:<5} {}{}\n", r.name, hex_code(f, r.code), value_text(decode(f, r.code)),
                differs ? "  <- differs" : "");
-    conv.push_back({{"convention", r.name}, {"code", hex_code(f, r.code)}, {"value", number_json(decode(f, r.code))},
+    conv.push_back({{"convention", r.name}, {"code", hex_code(f, r.code)}, {"value", json_number(decode(f, r.code))},
                     {"differs", differs}});
   }
   std::string note;
@@ -260,10 +243,10 @@ int run_encode(Format f, const std::string& text, Overflow o, const std::string&
     note = "FNUZ has no -0: a negative input that rounds to zero gives 0x00 (0x80 would be NaN)";
   if (!note.empty()) fmt::print(out, "note: {}\n", note);
   if (!json_path.empty()) {
-    json j = record_head("fp8 encode", "model", command);
+    json j = record_head("b04_numerics", "B04", "model", command, "fp8 encode");
     if (!note.empty()) j["note"] = note;
     j["format"] = format_json(f);
-    j["input"] = {{"text", text}, {"fp32_bits", fmt::format("0x{:08x}", bits_of(x))}, {"fp32", number_json(x)}};
+    j["input"] = {{"text", text}, {"fp32_bits", fmt::format("0x{:08x}", bits_of(x))}, {"fp32", json_number(x)}};
     j["overflow"] = mode_words(f, o);
     j["result"] = code_json(f, c);
     j["conventions"] = conv;
@@ -292,7 +275,7 @@ int run_table(Format f, const std::string& json_path, const std::string& command
     rows.push_back(code_json(f, c));
   }
   if (!json_path.empty()) {
-    json j = record_head("fp8 table", "model", command);
+    json j = record_head("b04_numerics", "B04", "model", command, "fp8 table");
     j["format"] = format_json(f);
     j["codes"] = rows;
     write_json(j, json_path);
@@ -375,7 +358,7 @@ int run_misread(const MisreadOptions& o, const std::string& json_path, const std
              value_text(info(to).max_finite), g(cast_changed), g(truth.size()));
 
   if (!json_path.empty()) {
-    json j = record_head("fp8 misread", "simulation", command);
+    json j = record_head("b04_numerics", "B04", "simulation", command, "fp8 misread");
     j["tensor"] = {{"count", o.count}, {"seed", o.seed}, {"std", 0.02}, {"outlier_rate", 1e-3},
                    {"outlier_factor", {8, 20}}, {"nan_count", o.nans}};
     j["written"] = {{"format", info(from).name}, {"scale", written.scale}};

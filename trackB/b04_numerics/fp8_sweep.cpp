@@ -27,7 +27,6 @@
 #include "tutor/launcher.hpp"
 #include "tutor/report.hpp"
 #include "tutor/stats.hpp"
-#include "tutor/version.hpp"
 
 namespace tutor::b04 {
 namespace {
@@ -105,11 +104,6 @@ bool explained(const SweepCheck& c, unsigned k) {
   return k == kNanEncoding || (k == kOverflowMode && !c.mode_documented);
 }
 
-std::string value_text(float v) {
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return fmt::format("{}", v);
-}
 
 // ---- one encode check ------------------------------------------------------------------------
 
@@ -312,8 +306,7 @@ int run(int argc, char** argv) {
                                  : "verdict: UNEXPLAINED mismatches: the library and the vendor conversion disagree");
 
   if (!o.json_path.empty()) {
-    json j = {{"lab", "b04_fp8_sweep"}, {"module", "B04"}, {"version", kVersion}, {"timestamp", utc_timestamp()},
-              {"command", command_line(argc, argv)}, {"kind", "measurement"}};
+    json j = record_head("b04_fp8_sweep", "B04", "measurement", command_line(argc, argv));
     j["device"] = to_json(dev);
     j["problem"] = {{"patterns", std::uint64_t(1) << 32}, {"reps", o.reps},
                     {"library", "trackB/b04_numerics/low_precision.hpp encode() / decode()"},

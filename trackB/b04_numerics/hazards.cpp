@@ -17,7 +17,6 @@
 #include "tutor/cli.hpp"
 #include "tutor/report.hpp"
 #include "tutor/verify.hpp"
-#include "tutor/version.hpp"
 
 namespace tutor::b04 {
 
@@ -38,21 +37,8 @@ double SeededRng::normal() {
   return r * std::cos(2.0 * std::numbers::pi * u2);
 }
 
-json record_head(const std::string& subcommand, const std::string& command) {
-  return {{"lab", "b04_numerics"}, {"module", "B04"},         {"version", kVersion},
-          {"timestamp", utc_timestamp()}, {"command", command}, {"subcommand", subcommand},
-          {"kind", "simulation"}};
-}
 
-json json_number(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return v;
-}
 
-void write_record(const json& record, const std::string& path) {
-  write_output("--json", path, record.dump(2) + "\n");
-}
 
 // ---- rounding helpers ------------------------------------------------------------------------
 
@@ -779,7 +765,7 @@ int run_hazards(const HazardsOptions& o, const std::string& command) {
     throw UsageError(fmt::format("--max-k: must be a power of two in [{}, {}], got {}", kMinK, kMaxK, o.max_k));
   std::FILE* out = o.json_path == "-" ? stderr : stdout;
   fmt::print(out, "kind: simulation ({})\n", kMethod);
-  json record = record_head("hazards", command);
+  json record = record_head("b04_numerics", "B04", "simulation", command, "hazards");
   record["method"] = kMethod;
   record["inputs"] = {{"only", o.only}, {"seed", o.seed}, {"sum_count", o.sum_count}, {"samples", o.samples},
                       {"max_k", o.max_k}};
@@ -798,7 +784,7 @@ int run_hazards(const HazardsOptions& o, const std::string& command) {
   }
   record["experiments"] = experiments;
   record["passed"] = all_passed;
-  if (!o.json_path.empty()) write_record(record, o.json_path);
+  if (!o.json_path.empty()) write_json(record, o.json_path);
   if (!all_passed) {
     fmt::print(stderr, "b04_numerics: hazards: a check did not hold (see 'DOES NOT HOLD' above)\n");
     return kExitCheckFailed;

@@ -54,14 +54,6 @@ class SeededRng {
   double spare_ = 0;
 };
 
-/// The fields every b04_numerics record starts with: lab, module, version, timestamp, command,
-/// subcommand, kind ("simulation": the numbers come from an emulation on the CPU, not a GPU run).
-nlohmann::json record_head(const std::string& subcommand, const std::string& command);
-/// A double for JSON: NaN and +-inf become the strings "nan", "inf", "-inf" (JSON has no such numbers).
-nlohmann::json json_number(double v);
-/// Writes `record` (indented) to `path` atomically, "-" to stdout; a path that cannot be written is
-/// bad input: UsageError("--json: ...").
-void write_record(const nlohmann::json& record, const std::string& path);
 
 // ---- rounding helpers ------------------------------------------------------------------------
 

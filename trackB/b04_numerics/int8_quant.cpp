@@ -14,7 +14,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "hazards.hpp"  // SeededRng, record_head, json_number, write_record
+#include "hazards.hpp"  // SeededRng
 #include "tutor/cli.hpp"
 #include "tutor/report.hpp"
 
@@ -306,7 +306,7 @@ int run_int8(Int8Options o, const std::string& command) {
                errors[errors.size() - 2].sqnr_db_ordinary);
 
   if (!o.json_path.empty()) {
-    json j = record_head("int8", command);
+    json j = record_head("b04_numerics", "B04", "simulation", command, "int8");
     j["method"] = "quantize and dequantize on the CPU (int8: clamp(round_half_even(w / s), -127, 127) s; fp8: the "
                   "b04 codec's e4m3fn encode with saturation and decode); no GPU ran";
     j["problem"] = {{"rows", s.rows}, {"cols", s.cols}, {"sigma", s.sigma}, {"outlier_channels", s.outlier_channels},
@@ -331,7 +331,7 @@ int run_int8(Int8Options o, const std::string& command) {
         "E. Frantar et al., GPTQ, ICLR 2023, and J. Lin et al., AWQ, MLSys 2024 (groups of 128 input channels)",
         "P. Micikevicius et al., FP8 Formats for Deep Learning, arXiv:2209.05433 (2022) (E4M3 max 448; fp8 "
         "post-training quantization)"};
-    write_record(j, o.json_path);
+    write_json(j, o.json_path);
   }
   return kExitOk;
 }

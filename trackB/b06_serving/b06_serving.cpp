@@ -33,7 +33,6 @@
 #include "tutor/cli.hpp"
 #include "tutor/report.hpp"
 #include "tutor/hardware.hpp"
-#include "tutor/version.hpp"
 #include "workload.hpp"
 
 namespace tutor::b06 {
@@ -44,22 +43,7 @@ using nlohmann::json;
 // ---- shared helpers ---------------------------------------------------------------------
 
 
-/// The fields every record of this tool starts with.
-json record_head(const std::string& subcommand, const std::string& kind, const std::string& command) {
-  return {{"lab", "b06_serving"}, {"module", "B06"},    {"version", kVersion}, {"timestamp", utc_timestamp()},
-          {"command", command},   {"subcommand", subcommand}, {"kind", kind}};
-}
 
-/// Turns a library's std::invalid_argument (whose message starts with the option) into
-/// bad input, exit 2.
-template <class F>
-auto as_usage(F&& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
-}
 
 double dtype_or_throw(const std::string& option, const std::string& dtype) {
   const auto b = b05::dtype_bytes(dtype);
@@ -304,7 +288,7 @@ int run_kv(const KvOptions& o, const std::string& json_path, const std::string& 
   require_writable("--json", json_path);
   require_distinct_outputs({{"--json", json_path}}, {{"--config", o.model.config}, {"--gpu", o.gpu}});
   const KvSetup s = plan_from_options(o);
-  json j = record_head("kv", "model", command);
+  json j = record_head("b06_serving", "B06", "model", command, "kv");
   j.update(kv_json(s, o));
   print_kv(json_path == "-" ? stderr : stdout, s, o);
   if (!json_path.empty()) write_output("--json", json_path, j.dump(2) + "\n");
@@ -503,7 +487,7 @@ int run_batch(BatchOptions o, const std::string& json_path, const std::string& c
              r.mean_step_ms, group(r.max_waiting));
 
   // Outputs: built whole, then written atomically.
-  json j = record_head("batch", "simulation", command);
+  json j = record_head("b06_serving", "B06", "simulation", command, "batch");
   j["engine"] = kv_json(s, o.kv);
   j["scheduler"] = {{"kv_pool_tokens", sched.kv_pool_tokens}, {"block_size", sched.block_size},
                     {"max_batch_tokens", sched.max_batch_tokens}, {"max_num_seqs", sched.max_num_seqs},
@@ -590,7 +574,7 @@ int run_spec(const SpecOptions& o, const std::string& json_path, const std::stri
   fmt::print(out, "assumes: acceptances i.i.d. with rate a (sec. 3.1); the target verifies k+1 tokens in one "
                   "forward's time (memory-bound decode); the k draft forwards run serially at c each\n");
 
-  json j = record_head("spec", "model", command);
+  json j = record_head("b06_serving", "B06", "model", command, "spec");
   j["inputs"] = {{"acceptance_rate", p.acceptance_rate}, {"draft_tokens", p.draft_tokens},
                  {"cost_ratio", p.cost_ratio}, {"max_draft_tokens", o.max_draft_tokens}};
   j["expected_tokens_per_step"] = E;

@@ -26,7 +26,6 @@
 #include "tutor/cli.hpp"
 #include "tutor/hardware.hpp"
 #include "tutor/report.hpp"
-#include "tutor/version.hpp"
 
 namespace tutor::b07 {
 namespace {
@@ -41,21 +40,8 @@ constexpr double kMaxSlots = 4e6;
 
 // ---- shared helpers ---------------------------------------------------------------------
 
-json record_head(const std::string& subcommand, const std::string& kind, const std::string& command) {
-  return {{"lab", kProgram}, {"module", "B07"},        {"version", kVersion},    {"timestamp", utc_timestamp()},
-          {"command", command}, {"subcommand", subcommand}, {"kind", kind}};
-}
 
 
-/// A library's std::invalid_argument starts with the option it is about: bad input, exit 2.
-template <class F>
-auto as_usage(F&& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
-}
 
 std::string gb(double bytes) { return fmt::format("{:.2f} GB", bytes / kGB); }
 std::string mb(double bytes) { return fmt::format("{:.1f} MB", bytes / 1e6); }
@@ -173,7 +159,7 @@ int run_memory_params(const MemoryOptions& o, const Capacity& cap, const std::st
   fmt::print(out, "  (* the --zero asked for; GB = 1e9 B)\n");
   if (o.explain) explain_memory(out);
   if (!o.json_path.empty()) {
-    json j = record_head("memory", "model", command);
+    json j = record_head(kProgram, "B07", "model", command, "memory");
     j["inputs"] = {{"params", o.params}, {"gpus", c.gpus}, {"tp", c.tp}, {"pp", c.pp}, {"dp", dp}, {"zero", c.zero}};
     j["gpu"] = {{"name", cap.name}, {"capacity_bytes", cap.bytes}, {"capacity_source", cap.source}};
     j["params_per_gpu_before_zero"] = psi;
@@ -353,7 +339,7 @@ int run_memory(MemoryOptions o, const std::string& command) {
   else fmt::print(out, "\n(--explain prints the per-layer terms, the formulas and their sources)\n");
 
   if (!o.json_path.empty()) {
-    json j = record_head("memory", "model", command);
+    json j = record_head(kProgram, "B07", "model", command, "memory");
     json terms = json::array();
     for (const auto& t : plan.layer.terms)
       terms.push_back({{"name", t.name}, {"bytes", t.bytes}, {"divided_by", t.divided_by}, {"quadratic", t.quadratic}});
@@ -520,7 +506,7 @@ int run_collective(CollectiveOptions o, const std::string& command) {
                kCollectiveSource);
   }
   if (!o.json_path.empty()) {
-    json j = record_head("collective", "model", command);
+    json j = record_head(kProgram, "B07", "model", command, "collective");
     j["inputs"] = {{"op", name(*op)}, {"algorithm", name(*algo)}, {"ranks", o.ranks}, {"bytes", *bytes},
                    {"max_bytes", max_bytes}, {"size_convention", size_meaning(*op)}};
     j["link"] = {{"alpha_us", params.alpha_us}, {"beta_GBps_per_direction", params.beta_GBps},
@@ -670,7 +656,7 @@ int run_bubble(BubbleOptions o, const std::string& command) {
                kScheduleSource);
   }
   if (!o.json_path.empty()) {
-    json j = record_head("bubble", "simulation", command);
+    json j = record_head(kProgram, "B07", "simulation", command, "bubble");
     j["inputs"] = {{"schedule", name(pp.schedule)}, {"stages", p}, {"microbatches", m}, {"virtual_stages", v},
                    {"forward_time", pp.forward_time}, {"backward_time", pp.backward_time}};
     if (o.layers_given) j["inputs"]["layers"] = o.layers;

@@ -36,7 +36,6 @@
 #include "tutor/stats.hpp"
 #include "tutor/svg_plot.hpp"
 #include "tutor/verify.hpp"
-#include "tutor/version.hpp"
 
 #ifndef TUTOR_B07_BUILD_NOTE
 #define TUTOR_B07_BUILD_NOTE "build: host preset (no GPU runtime, no NCCL / RCCL): a run exits 3"
@@ -707,13 +706,8 @@ int run(int argc, char** argv) {
     for (const auto& d : devices) gpus.push_back(to_json(d));
     json ops_json = json::array();
     for (const OpResult& r : results) ops_json.push_back(op_json(r, ranks, datasheet, datasheet_note));
-    json record = {{"lab", kProgram},
-                   {"module", "B07"},
-                   {"version", kVersion},
-                   {"timestamp", utc_timestamp()},
-                   {"command", command_line(argc, argv)},
-                   {"kind", "measurement"},
-                   {"device", {{"name", first.name}, {"ranks", ranks}, {"library", library}, {"gpus", gpus}}},
+    json record = record_head(kProgram, "B07", "measurement", command_line(argc, argv));
+    record.update({{"device", {{"name", first.name}, {"ranks", ranks}, {"library", library}, {"gpus", gpus}}},
                    {"problem",
                     {{"dtype", "fp32"},
                      {"reduction", "sum"},
@@ -733,7 +727,7 @@ int run(int argc, char** argv) {
                      {"budget_ms", o.budget_ms}}},
                    {"results", ops_json},
                    {"verified", verified},
-                   {"model_source", kModelSource}};
+                   {"model_source", kModelSource}});
     if (!cap_note.empty()) record["notes"] = {{"memory_cap", cap_note}};
     write_json(record, o.json_path);
   }

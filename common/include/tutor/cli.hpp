@@ -52,6 +52,17 @@ void write_output(const std::string& option, const std::string& path, const std:
 void require_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs,
                               const std::vector<std::pair<std::string, std::string>>& inputs = {});
 
+/// Runs `f` and turns a library's std::invalid_argument, whose message starts with the option
+/// it is about, into bad input (UsageError, exit 2).
+template <class F>
+auto as_usage(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+}
+
 /// Throws UsageError("<option>: give a file path, not '-'") when `path` is "-": for outputs
 /// (CSV, SVG) that would otherwise mix with the table on standard output.
 void require_file_path(const std::string& option, const std::string& path);

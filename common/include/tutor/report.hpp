@@ -44,7 +44,22 @@ std::string thousands(std::int64_t v);
 /// The current time as ISO 8601 UTC ("2026-11-29T16:09:06Z"), for records' "timestamp".
 std::string utc_timestamp();
 
-/// The record, with "version" (git describe at build time) and a UTC "timestamp".
+/// The fields every record starts with: lab, module, version (git describe at build time),
+/// timestamp (UTC), command, kind, and subcommand when one is given. Throws
+/// std::invalid_argument unless kind is "measurement", "model" or "simulation".
+nlohmann::json record_head(const std::string& lab, const std::string& module, const std::string& kind,
+                           const std::string& command, const std::string& subcommand = "");
+
+/// A number for a record: NaN and +-inf become the strings "nan", "inf", "-inf" (JSON has no
+/// such numbers).
+nlohmann::json json_number(double v);
+
+/// A float as the shortest decimal that reads back to it ("1", "0.001953125", "-inf", "NaN"),
+/// for tables.
+std::string value_text(float v);
+
+/// The record: record_head(lab, module, kind, command) plus device, ceiling, problem,
+/// variants and notes.
 nlohmann::json to_json(const LabRecord& record);
 
 /// Writes `record` as indented JSON to `path` ("-" writes to stdout), atomically. A path
