@@ -36,6 +36,10 @@ if(TUTOR_BUILD_BENCHMARKS)
   FetchContent_MakeAvailable(benchmark)
 endif()
 
+# SHA-256 of the files a record names (tutor/output.hpp): OpenSSL's libcrypto (Debian:
+# libssl-dev). It is part of every Linux distribution, so it is found, never fetched.
+find_package(OpenSSL 1.1 REQUIRED COMPONENTS Crypto)
+
 # Header-only fmt keeps lab binaries free of libfmt.so, so a binary built on one machine
 # runs on another that has no fmt installed (the H200 measurement machine has none).
 if(TARGET fmt::fmt-header-only)

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <csignal>
 
 #include <cerrno>
 #include <cstdlib>
@@ -67,12 +68,38 @@ std::string check_output_path(const std::string& path) {
   return "";
 }
 
+namespace {
+
+/// The one name a write's temporary file ever has: ".<target name>.<pid>.tutor-tmp" beside the
+/// target. A crash can leave at most this one file per process; the next write removes it.
+std::string temporary_name(const fs::path& target, pid_t pid) {
+  return (target.parent_path() / ("." + target.filename().string() + "." + std::to_string(pid) + ".tutor-tmp"))
+      .string();
+}
+
+/// Removes the temporaries of earlier writes to `target` whose process has ended (killed in the
+/// middle of a write); a live process's temporary is left alone.
+void remove_stale_temporaries(const fs::path& target) {
+  const std::string prefix = "." + target.filename().string() + ".";
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(target.parent_path(), ec)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with(prefix) || !name.ends_with(".tutor-tmp")) continue;
+    const std::string pid_text = name.substr(prefix.size(), name.size() - prefix.size() - 10);
+    if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string::npos) continue;
+    const long pid = std::strtol(pid_text.c_str(), nullptr, 10);
+    if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) ::unlink(entry.path().c_str());
+  }
+}
+
+}  // namespace
+
 void write_file_atomic(const std::string& path, const std::string& text) {
   if (const std::string why = check_output_path(path); !why.empty()) fail(path, why);
   std::error_code ec;
   // Follow a symbolic link, so that the link stays and its target gets the new content.
   fs::path target = fs::canonical(fs::path(path), ec);
-  if (ec) target = fs::path(path);
+  if (ec) target = fs::absolute(fs::path(path));
   const auto st = fs::status(target, ec);
   if (fs::exists(st) && !fs::is_regular_file(st)) {
     // /dev/stdout, /dev/null, a pipe: there is nothing to replace atomically; write in place.
@@ -83,22 +110,38 @@ void write_file_atomic(const std::string& path, const std::string& text) {
     if (!ok) fail(path, "write failed");
     return;
   }
-  // A fresh temporary beside the target (mkstemp: a new name, created exclusively, never a
-  // link someone planted), filled, flushed to disk, then renamed over the target.
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string name = (dir / ".tmp.XXXXXX").string();
-  const int fd = ::mkstemp(name.data());
-  if (fd < 0) fail(path, "cannot create a temporary file in " + dir.string() + ": " + std::strerror(errno));
   mode_t mode = 0644;
   struct stat old {};
   if (::stat(target.c_str(), &old) == 0) mode = old.st_mode & 07777;  // keep the file's mode
   else { const mode_t mask = ::umask(0); ::umask(mask); mode &= ~mask; }
-  const bool ok = ::fchmod(fd, mode) == 0 && write_all(fd, text) && ::fsync(fd) == 0;
+  remove_stale_temporaries(target);
+  const std::string name = temporary_name(target, ::getpid());
+  // An unnamed file in the target's folder (O_TMPFILE): a kill while it is written leaves
+  // nothing behind. It gets its one name only when complete, then is renamed over the target,
+  // so a reader sees the old file or the new one, never half of one. Where the file system has
+  // no O_TMPFILE, the named temporary is created at once instead (created exclusively: a
+  // planted link is never followed).
+  bool named = false;
+  int fd = ::open(target.parent_path().c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+  if (fd < 0) {
+    ::unlink(name.c_str());
+    fd = ::open(name.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, mode);
+    named = true;
+  }
+  if (fd < 0) fail(path, "cannot create a temporary file in " + target.parent_path().string() + ": " + std::strerror(errno));
+  bool ok = ::fchmod(fd, mode) == 0 && write_all(fd, text) && ::fsync(fd) == 0;
+  if (ok && !named) {
+    ::unlink(name.c_str());
+    const std::string self = "/proc/self/fd/" + std::to_string(fd);
+    ok = ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0;
+    named = ok;
+  }
+  const int write_errno = errno;
   ::close(fd);
   if (!ok || ::rename(name.c_str(), target.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    ::unlink(name.c_str());
-    fail(path, ok ? "rename failed: " + why : "write failed (disk full?)");
+    const std::string why = std::strerror(ok ? errno : write_errno);
+    if (named) ::unlink(name.c_str());
+    fail(path, ok ? "rename failed: " + why : "write failed: " + why);
   }
 }
 

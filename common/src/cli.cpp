@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <memory>
+#include <regex>
 
 #include <fmt/format.h>
 
@@ -94,7 +96,64 @@ void require_writable(const std::string& option, const std::string& path) {
     throw UsageError(option + ": cannot write " + path + ": " + why);
 }
 
+namespace {
+
+/// The value placeholder for an option's type ("INT:INT in [1 - 10000]" -> "N").
+std::string placeholder(const std::string& type_name) {
+  const std::string head = type_name.substr(0, type_name.find_first_of(": "));
+  if (head == "INT" || head == "UINT") return "N";
+  if (head == "FLOAT" || head == "NUMBER") return "X";
+  if (head.empty() || head == "TEXT") return "TEXT";
+  return head;
+}
+
+/// `--help` without CLI11's type tokens ("INT:INT in [0 - 29]", "FLOAT:NUMBER"): each option
+/// shows a plain placeholder (N, X, TEXT, PATH), and its description ends with what it accepts
+/// and its default: "timed launches per step [1..10000; default 50]".
+class HelpFormatter : public CLI::Formatter {
+ public:
+  std::string make_option_opts(const CLI::Option* opt) const override {
+    if (!opt->get_option_text().empty()) return " " + opt->get_option_text();
+    if (opt->get_type_size() == 0) return "";  // a flag
+    std::string out = " " + placeholder(opt->get_type_name());
+    if (opt->get_expected_max() == CLI::detail::expected_max_vector_size) out += " ...";
+    return out;
+  }
+  std::string make_option_desc(const CLI::Option* opt) const override {
+    std::string desc = opt->get_description();
+    std::vector<std::string> notes;
+    const std::string type = opt->get_type_name();
+    static const std::regex range(R"(in \[([^\]]*) - ([^\]]*)\])");
+    static const std::regex choices(R"(\{([^}]*)\})");
+    std::smatch m;
+    if (std::regex_search(type, m, range)) notes.push_back(m[1].str() + ".." + m[2].str());
+    else if (std::regex_search(type, m, choices)) notes.push_back("one of " + m[1].str());
+    const std::string def = opt->get_default_str();
+    const bool says_default = desc.find("default") != std::string::npos;
+    if (opt->get_type_size() != 0 && !says_default && !def.empty() && def != "[]" && def != "\"\"")
+      notes.push_back("default " + def);
+    if (opt->get_required()) notes.push_back("required");
+    for (const CLI::Option* other : opt->get_excludes()) notes.push_back("not with " + other->get_name());
+    if (notes.empty()) return desc;
+    std::string joined;
+    for (const auto& n : notes) joined += (joined.empty() ? "" : "; ") + n;
+    return desc + " [" + joined + "]";
+  }
+};
+
+/// Installs the formatter and records every option's default (its variable's value before
+/// parsing) on `app` and all its subcommands.
+void prepare_help(CLI::App& app, const std::shared_ptr<HelpFormatter>& formatter) {
+  app.formatter(formatter);
+  for (CLI::Option* opt : app.get_options())
+    if (opt->get_type_size() != 0 && opt->get_default_str().empty()) opt->capture_default_str();
+  for (CLI::App* sub : app.get_subcommands({})) prepare_help(*sub, formatter);
+}
+
+}  // namespace
+
 int parse_command_line(CLI::App& app, int argc, char** argv) {
+  prepare_help(app, std::make_shared<HelpFormatter>());
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

@@ -97,7 +97,7 @@ json record_head(const std::string& lab, const std::string& module, const std::s
                  const std::string& command, const std::string& subcommand) {
   if (kind != "measurement" && kind != "model" && kind != "simulation")
     throw std::invalid_argument("record kind must be measurement, model or simulation, not '" + kind + "'");
-  json j = {{"lab", lab},         {"module", module}, {"version", kVersion},
+  json j = {{"schema_version", kRecordSchemaVersion}, {"lab", lab}, {"module", module}, {"version", kVersion},
             {"timestamp", utc_timestamp()}, {"command", command}, {"kind", kind}};
   if (!subcommand.empty()) j["subcommand"] = subcommand;
   return j;

@@ -79,7 +79,8 @@ function(_tutor_b07_add_collectives vendors note)
     HIP  hip/collectives.hip
     LIBS tutor_b07 tutor_b07_fit
     CUDA_LIBS tutor::nccl
-    HIP_LIBS tutor::rccl)
+    HIP_LIBS tutor::rccl
+    TWIN mirror)
   foreach(exe b07_collectives b07_collectives_hip)
     if(TARGET ${exe})
       target_compile_definitions(${exe} PRIVATE "TUTOR_B07_BUILD_NOTE=\"${note}\"")

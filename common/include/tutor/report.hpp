@@ -44,7 +44,11 @@ std::string thousands(std::int64_t v);
 /// The current time as ISO 8601 UTC ("2026-11-29T16:09:06Z"), for records' "timestamp".
 std::string utc_timestamp();
 
-/// The fields every record starts with: lab, module, version (git describe at build time),
+/// The version of the record schema (docs/METHODOLOGY.md, "The record"); every record carries it
+/// as "schema_version", and the Python labs and the grader read the same number.
+inline constexpr int kRecordSchemaVersion = 1;
+
+/// The fields every record starts with: schema_version, lab, module, version (git describe at build time),
 /// timestamp (UTC), command, kind, and subcommand when one is given. Throws
 /// std::invalid_argument unless kind is "measurement", "model" or "simulation".
 nlohmann::json record_head(const std::string& lab, const std::string& module, const std::string& kind,
