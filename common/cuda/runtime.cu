@@ -1,8 +1,11 @@
 // The GPU runtime layer for CUDA: implements tutor/gpu.hpp.
 // HIP twin: common/hip/runtime.hip (same functions, same order).
+#include <dlfcn.h>
 #include <nvtx3/nvToolsExt.h>
 
 #include <algorithm>
+#include <type_traits>
+#include <utility>
 #include <memory>
 #include <vector>
 
@@ -189,6 +192,76 @@ double measure_fma_TFLOPs(int reps) {
   }
   const double flops = 2.0 * kFmaChains * kFmaIterations * double(blocks) * block;
   return flops / (median(ms) * 1e-3) / 1e12;
+}
+
+// NVML is the driver's library (libnvidia-ml.so.1), not the toolkit's, so it is loaded at run
+// time: a binary still starts (and runs --model) where there is no driver. The few entry points
+// used are declared here from the NVML API reference (docs.nvidia.com/deploy/nvml-api):
+// nvmlReturn_t is an int (0 = NVML_SUCCESS), nvmlDevice_t an opaque handle; NVML_CLOCK_SM = 1,
+// NVML_CLOCK_MEM = 2, NVML_TEMPERATURE_GPU = 0; power in milliwatts.
+namespace {
+using NvmlDevice = void*;
+struct Nvml {
+  int (*init)() = nullptr;
+  int (*by_pci)(const char*, NvmlDevice*) = nullptr;
+  int (*clock)(NvmlDevice, int, unsigned*) = nullptr;
+  int (*max_clock)(NvmlDevice, int, unsigned*) = nullptr;
+  int (*reasons)(NvmlDevice, unsigned long long*) = nullptr;
+  int (*temperature)(NvmlDevice, int, unsigned*) = nullptr;
+  int (*power)(NvmlDevice, unsigned*) = nullptr;
+  std::string error;
+};
+const Nvml& nvml() {
+  static const Nvml lib = [] {
+    Nvml n;
+    void* h = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!h) { n.error = "not read: libnvidia-ml.so.1 (the driver's NVML) was not found"; return n; }
+    auto sym = [&](auto& fn, const char* name) { fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(h, name)); };
+    sym(n.init, "nvmlInit_v2");
+    sym(n.by_pci, "nvmlDeviceGetHandleByPciBusId_v2");
+    sym(n.clock, "nvmlDeviceGetClockInfo");
+    sym(n.max_clock, "nvmlDeviceGetMaxClockInfo");
+    sym(n.reasons, "nvmlDeviceGetCurrentClocksEventReasons");
+    if (!n.reasons) sym(n.reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");  // drivers before 535
+    sym(n.temperature, "nvmlDeviceGetTemperature");
+    sym(n.power, "nvmlDeviceGetPowerUsage");
+    if (!n.init || !n.by_pci || !n.clock || !n.reasons) n.error = "not read: NVML lacks the entry points used";
+    else if (n.init() != 0) n.error = "not read: nvmlInit failed";
+    return n;
+  }();
+  return lib;
+}
+// nvmlClocksEventReasons bits (NVML API reference, "NvmlClocksEventReasons").
+constexpr std::pair<unsigned long long, const char*> kThrottleReasons[] = {
+    {0x1, "gpu_idle"},           {0x2, "applications_clocks_setting"}, {0x4, "sw_power_cap"},
+    {0x8, "hw_slowdown"},        {0x10, "sync_boost"},                 {0x20, "sw_thermal_slowdown"},
+    {0x40, "hw_thermal_slowdown"}, {0x80, "hw_power_brake_slowdown"},  {0x100, "display_clock_setting"}};
+}  // namespace
+
+ClockSample read_clocks() {
+  ClockSample c;
+  const Nvml& n = nvml();
+  if (!n.error.empty()) { c.source = n.error; return c; }
+  int device = 0;
+  char bus_id[32] = {};
+  NvmlDevice handle = nullptr;
+  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device) != cudaSuccess ||
+      n.by_pci(bus_id, &handle) != 0) {
+    c.source = "not read: NVML does not know the device's PCI bus id";
+    return c;
+  }
+  unsigned v = 0;
+  if (n.clock(handle, 1, &v) == 0) c.sm_MHz = v;
+  if (n.max_clock && n.max_clock(handle, 1, &v) == 0) c.sm_max_MHz = v;
+  if (n.clock(handle, 2, &v) == 0) c.mem_MHz = v;
+  if (n.temperature && n.temperature(handle, 0, &v) == 0) c.temperature_C = v;
+  if (n.power && n.power(handle, &v) == 0) c.power_W = v / 1e3;
+  if (n.reasons(handle, &c.throttle_bits) == 0)
+    for (const auto& [bit, name] : kThrottleReasons)
+      if (c.throttle_bits & bit) c.throttle_reasons.push_back(name);
+  c.available = true;
+  c.source = "NVML";
+  return c;
 }
 
 ProfilerRange::ProfilerRange(const char* name) { nvtxRangePushA(name); }

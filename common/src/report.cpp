@@ -74,6 +74,13 @@ json to_json(const gpu::DeviceInfo& d) {
           {"runtime", d.runtime_version}};
 }
 
+json to_json(const gpu::ClockSample& c) {
+  if (!c.available) return {{"source", c.source}};
+  return {{"source", c.source},       {"sm_MHz", c.sm_MHz},       {"sm_max_MHz", c.sm_max_MHz},
+          {"mem_MHz", c.mem_MHz},     {"temperature_C", c.temperature_C}, {"power_W", c.power_W},
+          {"throttle_bits", c.throttle_bits}, {"throttle_reasons", c.throttle_reasons}};
+}
+
 std::string thousands(std::int64_t v) {
   const std::string digits = std::to_string(v < 0 ? -v : v);
   std::string out;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace tutor::gpu {
 
@@ -42,6 +43,26 @@ struct DeviceInfo {
   int mem_bus_bits = 0;        ///< memory bus width (0 if unknown)
   std::string runtime_version; ///< "CUDA 13.0" / "HIP 5.2"
 };
+
+/// The clocks of the open device at one moment, from the vendor's management library (NVML on
+/// NVIDIA, loaded at run time so a machine without a driver still runs --model). Every record
+/// carries one at the start and one at the end of the run: a step measured while the GPU was
+/// power- or thermally-limited says so.
+struct ClockSample {
+  bool available = false;
+  std::string source;          ///< "NVML", or why nothing was read
+  double sm_MHz = 0;           ///< current SM clock
+  double sm_max_MHz = 0;       ///< the SM clock's maximum
+  double mem_MHz = 0;          ///< current memory clock
+  double temperature_C = 0;
+  double power_W = 0;
+  unsigned long long throttle_bits = 0;        ///< NVML clocks event reasons, as a bit mask
+  std::vector<std::string> throttle_reasons;   ///< their names ("sw_power_cap", "hw_slowdown", ...)
+};
+
+/// Reads the clocks of the device open_device selected; never throws (available = false and
+/// `source` says why when the library or the device cannot be read).
+ClockSample read_clocks();
 
 /// Selects device `ordinal` and returns its properties.
 /// Throws NoDevice when there is none (message names the runtime and what it said).

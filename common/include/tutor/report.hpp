@@ -38,6 +38,9 @@ struct LabRecord {
 nlohmann::json to_json(const Comparison& cmp);
 nlohmann::json to_json(const StepResult& step);
 nlohmann::json to_json(const gpu::DeviceInfo& info);
+/// {"source", "sm_MHz", "sm_max_MHz", "mem_MHz", "temperature_C", "power_W", "throttle_reasons"},
+/// or {"source": why not} when the clocks could not be read.
+nlohmann::json to_json(const gpu::ClockSample& clocks);
 /// An integer with thousands separators: 1234567 -> "1,234,567", -1000 -> "-1,000".
 std::string thousands(std::int64_t v);
 
