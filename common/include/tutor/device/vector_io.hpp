@@ -65,9 +65,10 @@ template <> struct Raw<8> { using type = uint2; };
 template <> struct Raw<16> { using type = uint4; };
 }  // namespace detail
 // The vendor's built-in type of `Bytes` bytes that the wide access goes through. Copying the
-// Vec itself is not enough: clang splits an aggregate copy into one load per element, and
-// AMD's backend then merged the last element's load with the element-by-element path's
-// (a 96-bit plus a 32-bit load instead of one 128-bit load). A uint4 stays one load on both.
+// Vec itself is not enough: clang (15, Debian's HIP compiler) split the aggregate copy into
+// one load per element and then merged the last element's load with the element-by-element
+// path's, emitting a 96-bit and a 32-bit load instead of one 128-bit load. A uint4 stays one
+// load under nvcc and clang alike.
 template <std::size_t Bytes>
 using RawVector = typename detail::Raw<Bytes>::type;
 #endif
