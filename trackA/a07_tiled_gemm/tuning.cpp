@@ -24,7 +24,7 @@ struct ArchDefault {
   const char* record;
 };
 constexpr ArchDefault kArchDefaults[] = {
-    {"sm_90", {128, 256, 8, 32, 64}, "docs/results/H200/a07_sgemm_tune.json"},
+    {"sm_90", {128, 256, 8, 32, 64}, "docs/results/H200/a07_tiled_gemm/a07_sgemm_tune.json"},
 };
 
 std::string sanitize(const std::string& s) {

@@ -2,7 +2,7 @@
 // Choosing the tile shape of the last step (double_buffered) for the GPU the lab runs on:
 // a tuning pass (`a07_sgemm --tune`) times every compiled TileConfig and caches the fastest
 // per device; without a cache the lab uses the per-architecture default that a committed
-// tuning run chose (docs/results/<GPU>/a07_sgemm_tune.json), else the portable default.
+// tuning run chose (docs/results/<GPU>/a07_tiled_gemm/a07_sgemm_tune.json), else the portable default.
 #include <optional>
 #include <string>
 

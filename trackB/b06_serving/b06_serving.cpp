@@ -299,7 +299,7 @@ int run_kv(const KvOptions& o, const std::string& json_path, const std::string& 
 
 /// Default fractions of the datasheet roofs a real step reaches, measured on the lent H200:
 /// HBM: cudaMemcpy device-to-device 4227 GB/s of the datasheet 4800 = 0.88
-/// (docs/results/H200/b01_device_info.txt; shared/anchors/h200.md: decode attention read its
+/// (docs/results/H200/b01_architecture/b01_device_info.txt; shared/anchors/h200.md: decode attention read its
 /// KV at 4171-4213 GB/s, 0.87-0.88); compute: cublasGemmEx bf16, m=n=k=8192, 678-692 TFLOP/s
 /// of the dense 989.5 = 0.69-0.70 (shared/anchors/h200.md, 2026-11-29).
 constexpr double kDefaultBandwidthEfficiency = 0.88;

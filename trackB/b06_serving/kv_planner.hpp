@@ -55,7 +55,7 @@ struct GpuMemory {
 };
 
 /// The runtime total where one is recorded (H100 SXM 80GB: 79.22 GiB from vLLM logs; H200:
-/// 150,109,880,320 B from docs/results/H200/b01_device_info.txt), else the datasheet's
+/// 150,109,880,320 B from docs/results/H200/b01_architecture/b01_device_info.txt), else the datasheet's
 /// memory_GB * 1e9 with a source that says so.
 GpuMemory gpu_memory(const hw::GpuSpec& gpu);
 

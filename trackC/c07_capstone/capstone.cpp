@@ -536,7 +536,7 @@ std::vector<std::string> sources() {
       "ring all-reduce volume 2(p-1)/p x bytes: Patarasuk and Yuan, JPDC 69(2), 2009",
       "all-reduce latency: NCCL src/graph/tuning.cc ncclTopoTuneModel, baseLat[Ring][LL] 6.6 us, "
       "hwLat[NVLINK][Ring][LL] 0.6 us per step (NCCL 2.18+)",
-      "bandwidth efficiency 0.80: docs/results/H200/b02_roofline.json, notes.fit.fp32.memory_roof_GBps 3824.6 / "
+      "bandwidth efficiency 0.80: docs/results/H200/b02_roofline/b02_roofline.json, notes.fit.fp32.memory_roof_GBps 3824.6 / "
       "4800 GB/s",
       "compute efficiency 0.70: shared/anchors/h200.md, cublasGemmEx bf16 8192^3 678-692 / 989.5 TFLOP/s",
       "fp8 checkpoints keep lm_head in bf16: llm-compressor FP8 recipe, QuantizationModifier(targets='Linear', "

@@ -80,7 +80,7 @@ namespace tutor::c07 {
 
 /// Fraction of the datasheet HBM bandwidth a step reaches. The roofline B02 fitted on the lent
 /// H200 puts its memory roof at 3824.6 GB/s for the fp32 sweep
-/// (docs/results/H200/b02_roofline.json, notes.fit.fp32.memory_roof_GBps), 3824.6 / 4800 =
+/// (docs/results/H200/b02_roofline/b02_roofline.json, notes.fit.fp32.memory_roof_GBps), 3824.6 / 4800 =
 /// 0.797, rounded to 0.80. (The bf16 sweep fitted 3527 GB/s = 0.73; cudaMemcpy reached 0.87-0.88,
 /// which B06's batch simulator uses: C07's default is the more conservative fitted roof.)
 inline constexpr double kDefaultBandwidthEfficiency = 0.80;
