@@ -22,15 +22,15 @@ struct Banner {
 };
 
 struct Structure {
-  std::vector<Function> kernels;    ///< __global__ functions (defined or declared), in file order
+  std::vector<Function> kernels;    ///< __global__ functions defined in the file, in file order
   std::vector<Function> launchers;  ///< functions defined outside any anonymous namespace that
                                     ///< are not static, __global__ or __device__, in file order
   std::vector<Banner> banners;      ///< step banners, in file order
 };
 
 /// Reads the outline of a .cu / .hip / .hpp source. A light reader, not a C++ parser: it
-/// follows braces, namespaces and the statement before each '{' (preprocessor lines are
-/// skipped, so both arms of an #if are read).
+/// follows braces, namespaces and the statement before each '{'. Preprocessor lines are
+/// skipped, and of each #if only the first arm is read.
 Structure read_structure(std::string_view source);
 
 }  // namespace tutor::twins
