@@ -100,6 +100,28 @@ TEST(TwinStructure, LaunchersAreVisibleHostFunctionsWithParameterNamesDropped) {
   EXPECT_EQ(s.launchers[2].name, "Event::~Event");
 }
 
+TEST(TwinStructure, OperatorsAndStatementsAfterABlockDoNotHideLaterFunctions) {
+  const twins::Structure s = twins::read_structure(
+      "Buffer& Buffer::operator=(Buffer&& o) noexcept { return *this; }\n"
+      "const int table[] = {1, 2};\n"
+      "void Buffer::upload(const void* host) {}\n"
+      "__global__ void fill(int* out) {}\n");
+  ASSERT_EQ(s.launchers.size(), 2u);
+  EXPECT_EQ(s.launchers[0].signature, "Buffer& Buffer::operator=(Buffer&&) noexcept");
+  EXPECT_EQ(s.launchers[1].signature, "void Buffer::upload(const void*)");
+  ASSERT_EQ(s.kernels.size(), 1u);
+  EXPECT_EQ(s.kernels[0].name, "fill");
+}
+
+TEST(TwinStructure, OnlyTheFirstArmOfAnIfIsRead) {
+  const twins::Structure s = twins::read_structure(
+      "#if HAVE_LIBRARY\nvoid sum(const float* in) { library_sum(in); }\n"
+      "#else\nvoid sum(const float*) { throw 1; }\n#endif\nvoid after() {}\n");
+  ASSERT_EQ(s.launchers.size(), 2u);
+  EXPECT_EQ(s.launchers[0].line, 2);
+  EXPECT_EQ(s.launchers[1].signature, "void after()");
+}
+
 TEST(TwinStructure, StepBannersOnly) {
   const twins::Structure s = twins::read_structure(
       "// ---- Step 1: naive ------------\n// ---- runtime helpers ----\n  // ---- Step 2: tiled ----\n");

@@ -163,22 +163,34 @@ std::optional<Described> describe(const std::vector<Token>& raw_head) {
   const std::vector<Token> head = strip_decorations(raw_head);
   if (head.empty() || not_functions.count(head[0].text)) return std::nullopt;
 
-  // The first '(' outside template arguments, with no '=' before it (an initialiser).
-  std::size_t open = head.size();
+  // The first '(' outside template arguments, with no '=' before it (an initialiser); for an
+  // operator, the '(' after its symbol (operator=, operator()).
+  std::size_t open = head.size(), name_last = head.size();
   int angle = 0;
-  for (std::size_t i = 0; i < head.size() && open == head.size(); ++i) {
+  for (std::size_t i = 0; i < head.size(); ++i) {
     const std::string& t = head[i].text;
+    if (t == "operator") {
+      name_last = i;
+      open = i + 1 < head.size() && head[i + 1].text == "(" ? i + 3 : i + 1;
+      while (open < head.size() && head[open].text != "(") ++open;
+      break;
+    }
     if (t == "<") ++angle;
     if (t == ">") --angle;
     if (angle == 0 && t == "=") return std::nullopt;
-    if (angle == 0 && t == "(") open = i;
+    if (angle == 0 && t == "(") {
+      open = i;
+      name_last = i - (i > 0);
+      break;
+    }
   }
-  if (open == 0 || open == head.size() || !is_identifier(head[open - 1].text) ||
-      keywords.count(head[open - 1].text))
+  if (open == 0 || open >= head.size()) return std::nullopt;
+  if (head[name_last].text != "operator" &&
+      (!is_identifier(head[name_last].text) || keywords.count(head[name_last].text)))
     return std::nullopt;
 
-  // The name, qualified: Event::~Event, tutor::gpu::synchronize.
-  std::size_t name_begin = open - 1;
+  // The name, qualified: Event::~Event, DeviceBuffer::operator=, tutor::gpu::synchronize.
+  std::size_t name_begin = name_last;
   if (name_begin >= 1 && head[name_begin - 1].text == "~") --name_begin;
   while (name_begin >= 2 && head[name_begin - 1].text == "::" && is_identifier(head[name_begin - 2].text))
     name_begin -= 2;
@@ -222,7 +234,7 @@ std::optional<Described> describe(const std::vector<Token>& raw_head) {
   signature += ")";
   if (close + 1 < qualifiers_end) signature += " " + join(head, close + 1, qualifiers_end);
 
-  d.function = {join(head, name_begin, open), signature, head[open - 1].line};
+  d.function = {join(head, name_begin, open), signature, head[name_last].line};
   return d;
 }
 
@@ -267,15 +279,17 @@ Structure read_structure(std::string_view source) {
       anonymous.push_back(false);
       head.clear();
     } else {
+      // A function body, a class or an initialiser: skipped whole. What follows a class or an
+      // initialiser up to its ';' defines no function, so the statement can be dropped here.
       const std::optional<Described> d = describe(head);
-      i = closing(tokens, i, "{", "}");  // a body, a class or an initialiser: not a scope we track
-      if (!d) continue;                  // a class or an initialiser: its statement ends at ';'
+      i = closing(tokens, i, "{", "}");
+      head.clear();
+      if (!d) continue;
       const bool hidden = std::find(anonymous.begin(), anonymous.end(), true) != anonymous.end();
       if (d->kernel)
         s.kernels.push_back(d->function);
       else if (!d->device && !d->is_static && !hidden)
         s.launchers.push_back(d->function);
-      head.clear();
     }
   }
   s.banners = read_banners(source);
