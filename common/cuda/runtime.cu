@@ -17,9 +17,9 @@ DeviceInfo open_device(int ordinal) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess || count == 0)
-    throw NoDevice(std::string("the CUDA runtime found no NVIDIA GPU (looked for an NVIDIA driver and "
-                               "device; cudaGetDeviceCount said: ") +
-                   (status == cudaSuccess ? "0 devices" : cudaGetErrorString(status)) + ")");
+    throw NoDevice(std::string("no NVIDIA GPU or driver found (cudaGetDeviceCount: ") +
+                   (status == cudaSuccess ? "0 devices" : cudaGetErrorName(status)) +
+                   "); without one, --help, --list and --model GPU still work");
   if (ordinal < 0 || ordinal >= count)
     throw NoDevice("device " + std::to_string(ordinal) + " was asked for; CUDA sees " +
                    std::to_string(count) + " (0.." + std::to_string(count - 1) + ")");

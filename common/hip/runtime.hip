@@ -14,9 +14,9 @@ DeviceInfo open_device(int ordinal) {
   int count = 0;
   const hipError_t status = hipGetDeviceCount(&count);
   if (status != hipSuccess || count == 0)
-    throw NoDevice(std::string("the HIP runtime found no AMD GPU (looked for an AMD driver and "
-                               "device; hipGetDeviceCount said: ") +
-                   (status == hipSuccess ? "0 devices" : hipGetErrorString(status)) + ")");
+    throw NoDevice(std::string("no AMD GPU or driver found (hipGetDeviceCount: ") +
+                   (status == hipSuccess ? "0 devices" : hipGetErrorName(status)) +
+                   "); without one, --help, --list and --model GPU still work");
   if (ordinal < 0 || ordinal >= count)
     throw NoDevice("device " + std::to_string(ordinal) + " was asked for; HIP sees " +
                    std::to_string(count) + " (0.." + std::to_string(count - 1) + ")");

@@ -7,8 +7,8 @@
 namespace tutor::gpu {
 namespace {
 [[noreturn]] void no_runtime() {
-  throw NoDevice("this binary was built with the host preset, without a GPU runtime; "
-                 "build it with the cuda or hip preset (docs/SETUP.md)");
+  throw NoDevice("this binary was built with the host preset, which runs no GPU code; --help, --list "
+                 "and --model GPU work without a GPU; to measure, build with the cuda or hip preset (docs/SETUP.md)");
 }
 }  // namespace
 

@@ -114,7 +114,7 @@ class HelpFormatter : public CLI::Formatter {
  public:
   std::string make_option_opts(const CLI::Option* opt) const override {
     if (!opt->get_option_text().empty()) return " " + opt->get_option_text();
-    if (opt->get_type_size() == 0) return "";  // a flag
+    if (opt->get_type_size() == 0 || opt->get_type_name().empty()) return "";  // a flag
     std::string out = " " + placeholder(opt->get_type_name());
     if (opt->get_expected_max() == CLI::detail::expected_max_vector_size) out += " ...";
     return out;
@@ -130,7 +130,7 @@ class HelpFormatter : public CLI::Formatter {
     else if (std::regex_search(type, m, choices)) notes.push_back("one of " + m[1].str());
     const std::string def = opt->get_default_str();
     const bool says_default = desc.find("default") != std::string::npos;
-    if (opt->get_type_size() != 0 && !says_default && !def.empty() && def != "[]" && def != "\"\"")
+    if (!opt->get_type_name().empty() && !says_default && !def.empty() && def != "[]" && def != "\"\"")
       notes.push_back("default " + def);
     if (opt->get_required()) notes.push_back("required");
     for (const CLI::Option* other : opt->get_excludes()) notes.push_back("not with " + other->get_name());
@@ -146,7 +146,7 @@ class HelpFormatter : public CLI::Formatter {
 void prepare_help(CLI::App& app, const std::shared_ptr<HelpFormatter>& formatter) {
   app.formatter(formatter);
   for (CLI::Option* opt : app.get_options())
-    if (opt->get_type_size() != 0 && opt->get_default_str().empty()) opt->capture_default_str();
+    if (!opt->get_type_name().empty() && opt->get_default_str().empty()) opt->capture_default_str();
   for (CLI::App* sub : app.get_subcommands({})) prepare_help(*sub, formatter);
 }
 

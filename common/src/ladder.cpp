@@ -5,6 +5,17 @@
 
 namespace tutor {
 
+StepResult describe(const StepInfo& info) {
+  StepResult r;
+  r.number = info.number;
+  r.name = info.name;
+  r.change = info.change;
+  r.expect = info.expect;
+  r.role = info.role == StepRole::ladder ? "ladder" : info.role == StepRole::reference ? "reference" : "exercise";
+  r.params = info.params;
+  return r;
+}
+
 Summary time_launches(const std::string& name, const std::function<void()>& launch,
                       const TimingOptions& options) {
   if (options.reps < 1) throw std::invalid_argument("timing needs at least one repetition");

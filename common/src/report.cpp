@@ -33,9 +33,12 @@ json to_json(const StepResult& s) {
     c["shape"] = chk.shape;
     checks.push_back(std::move(c));
   }
-  json j = {{"name", s.name}, {"change", s.change}, {"verified", s.verified},
+  json j = {{"number", s.number}, {"name", s.name}, {"role", s.role}, {"change", s.change},
+            {"expect", s.expect}, {"verified", s.verified},
             {"rel_err", s.rel_err}, {"checks", checks}, {"timed", s.timed},
             {"bytes", s.bytes}, {"flops", s.flops}};
+  if (!s.params.empty()) j["params"] = s.params;
+  if (!s.skipped.empty()) j["skipped"] = s.skipped;
   if (s.timed) {
     j["time_ms"] = {{"min", s.time_ms.min},       {"p10", s.time_ms.p10},
                     {"median", s.time_ms.median}, {"p90", s.time_ms.p90},

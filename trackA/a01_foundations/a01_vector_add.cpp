@@ -4,8 +4,6 @@
 // free) once, timing every phase with a host clock and the kernel with device events, and
 // prints what fraction of the run the kernel was. Part 2 times the kernel alone from 2^10 to
 // 2^28 elements: where launch latency stops dominating and memory bandwidth takes over.
-#include <unistd.h>
-
 #include <chrono>
 #include <cmath>
 #include <optional>
@@ -15,6 +13,9 @@
 #include <fmt/format.h>
 
 #include "tutor/cli.hpp"
+#include "tutor/hardware.hpp"
+#include "tutor/lab.hpp"
+#include "tutor/ladder_lab.hpp"
 #include "tutor/gpu.hpp"
 #include "tutor/ladder.hpp"
 #include "tutor/launcher.hpp"
@@ -143,60 +144,75 @@ class AddCase {
 };
 
 struct Options {
-  int log2_elements = 20, min_log2 = 10, max_log2 = 28, reps = 30, warmup = 5, device = 0;
-  std::uint64_t seed = 0;
-  std::string json_path, csv_path, plot_path;
+  int log2_elements = 20, min_log2 = 10, max_log2 = 28;
+  double launch_us = 3.456;
 };
+
+/// --model: the kernel's floor at each size of the sweep, t(n) = t_launch + 12 n / B (the bytes
+/// of a, b and c over the datasheet HBM bandwidth B, plus a fixed launch-and-latency cost), and
+/// the crossover n* = t_launch B / 12 where the two terms are equal: below it the kernel's time
+/// is mostly launch and latency, above it mostly bandwidth (the latency-bandwidth model of
+/// Hockney, "The communication challenge for MPP", Parallel Computing 20(3), 1994, eq. 1).
+void print_model(const std::string& gpu, const Options& o) {
+  const hw::GpuSpec* spec = hw::find_gpu(gpu);
+  if (!spec) throw UsageError("--model: unknown GPU '" + gpu + "'; allowed: " + hw::known_keys());
+  const double bw = spec->hbm_bandwidth_GBps.value * 1e9;
+  const double t0 = o.launch_us * 1e-6;
+  fmt::print("kind: model (no GPU used): t(n) = t_launch + 12 n / HBM bandwidth for c = a + b in fp32\n");
+  fmt::print("gpu    : {}: HBM {:.0f} GB/s (datasheet); t_launch {:.3f} us (--launch-us)\n\n", spec->name, bw / 1e9,
+             o.launch_us);
+  fmt::print("{:<8} {:>12} {:>14} {:>14} {:>10}\n", "n", "MB moved", "floor (us)", "of which launch", "GB/s");
+  for (int k = o.min_log2; k <= o.max_log2; ++k) {
+    const double n = std::ldexp(1.0, k), t = t0 + 12 * n / bw;
+    fmt::print("{:<8} {:>12.3f} {:>14.3f} {:>13.1f}% {:>10.1f}\n", fmt::format("n=2^{}", k), 12 * n / 1e6, t * 1e6,
+               100 * t0 / t, 12 * n / t / 1e9);
+  }
+  const double crossover = t0 * bw / 12;
+  fmt::print("\ncrossover: n* = t_launch x bandwidth / 12 = {:.3g} elements ({:.3g} MB moved): below it launch and "
+             "latency dominate, above it bandwidth\n", crossover, 12 * crossover / 1e6);
+  fmt::print("sources: HBM: {}\n         t_launch: the latency floor of docs/results/H200/a01_foundations/"
+             "a01_vector_add.json (an H200; measure yours with the lab)\n", spec->hbm_bandwidth_GBps.source);
+}
 
 int run(int argc, char** argv) {
   const auto program_start = Clock::now();
   Options o;
-  CLI::App app{"A01 Foundations: a vector add, the whole program around it, and kernel time "
-               "from 2^10 to 2^28 elements", "a01_vector_add"};
+  GpuLab lab("a01_vector_add", "A01",
+             "A01 Foundations: a vector add, the whole program around it, and kernel time from 2^10 to 2^28 elements",
+             {.csv = true, .plot = true, .csv_beside_json = true, .csv_help = "write the sweep as CSV to PATH",
+              .plot_help = "draw kernel time and GB/s against size as an SVG at PATH"});
+  lab.add_run_options({.reps = 30, .warmup = 5});
+  lab.add_model_option("print the kernel's floor at each size and the latency/bandwidth crossover");
+  CLI::App& app = lab.app();
   app.add_option("--log2-elements", o.log2_elements, "elements of the whole-program run, as a power of two")
       ->check(decimal_integer())->check(CLI::Range(0, 29));
   app.add_option("--min-log2", o.min_log2, "smallest sweep size, log2 of elements")->check(decimal_integer())->check(CLI::Range(0, 29));
   app.add_option("--max-log2", o.max_log2, "largest sweep size, log2 of elements")->check(decimal_integer())->check(CLI::Range(0, 29));
-  app.add_option("--reps", o.reps, "timed launches per size")->check(decimal_integer())->check(CLI::Range(1, 10000));
-  app.add_option("--warmup", o.warmup, "untimed launches per size")->check(decimal_integer())->check(CLI::Range(0, 1000));
-  app.add_option("--device", o.device, "GPU index")->check(decimal_integer())->check(CLI::Range(0, 63));
-  app.add_option("--seed", o.seed, "seed of the random inputs (default: fresh every run)")->check(decimal_integer());
-  auto* json = app.add_option("--json", o.json_path, "write the JSON record to PATH ('-' or no PATH: stdout)")->expected(0, 1);
-  app.add_option("--csv", o.csv_path, "write the sweep as CSV (default: beside --json, .csv)");
-  app.add_option("--plot", o.plot_path, "draw kernel time and GB/s against size as SVG");
-  if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
-  if (json->count() > 0 && o.json_path.empty()) o.json_path = "-";
-  require_file_path("--csv", o.csv_path);
-  require_file_path("--plot", o.plot_path);
-  o.csv_path = csv_beside_json(o.csv_path, o.json_path);
-  require_writable("--json", o.json_path);
-  require_writable("--csv", o.csv_path);
-  require_writable("--plot", o.plot_path);
-  require_distinct_outputs({{"--json", o.json_path}, {"--csv", o.csv_path}, {"--plot", o.plot_path}});
+  app.add_option("--launch-us", o.launch_us, "with --model: the launch-and-latency cost of one kernel, in "
+                                             "microseconds (default: the H200 record's latency floor)")
+      ->check(finite_number())->check(CLI::Range(0.0, 1000.0));
+  if (const int rc = lab.parse(argc, argv); rc >= 0) return rc;
   if (o.min_log2 > o.max_log2) throw UsageError("--min-log2: must not exceed --max-log2");
-  std::FILE* human = o.json_path == "-" ? stderr : stdout;
-  const bool progress = ::isatty(STDERR_FILENO);
-  const std::uint64_t seed = o.seed ? o.seed : fresh_seed();
+  if (lab.model_requested()) {
+    print_model(lab.model_gpu(), o);
+    return kExitOk;
+  }
+  std::FILE* human = lab.human();
 
   // Part 1 first: only the first use of the GPU in a process pays for starting the runtime.
   const std::size_t n_program = std::size_t(1) << o.log2_elements;
-  const ProgramRun prog = run_program(n_program, o.device, seed);
+  const std::uint64_t given_seed = lab.run().seed;
+  const ProgramRun prog = run_program(n_program, lab.run().device, given_seed ? given_seed : fresh_seed());
   double total_ms = 0;
   for (const auto& p : prog.phases) total_ms += p.ms;
   const double since_main_ms = ms_since(program_start);
+  const DeviceRecord& device = lab.open();
+  const std::uint64_t seed = lab.seed();
+  const Ceiling ceiling{device.info.vendor == "AMD" ? "device-to-device copy (hipMemcpy)"
+                                                     : "device-to-device copy (cudaMemcpy)",
+                        device.copy_GBps, CeilingUnit::GBps};
 
-  LabRecord record;
-  record.lab = "a01_vector_add";
-  record.module = "A01";
-  record.command = command_line(argc, argv);
-  record.device.info = prog.info;
-  if (progress) fmt::print(stderr, "measuring the copy ceiling...\n");
-  record.device.copy_GBps = gpu::measure_copy_GBps(std::size_t(1) << 30);
-  record.ceiling = {record.device.info.vendor == "AMD" ? "device-to-device copy (hipMemcpy)"
-                                                       : "device-to-device copy (cudaMemcpy)",
-                    record.device.copy_GBps, CeilingUnit::GBps};
-
-  print_device_header(human, record.device);
+  print_device_header(human, device);
   fmt::print(human, "\nPart 1: the whole program, vector add of {} floats (2^{}), host clock per phase\n",
              n_program, o.log2_elements);
   fmt::print(human, "{:<16} {:>10} {:>8}  {}\n", "phase", "ms", "of run", "what happens");
@@ -209,28 +225,31 @@ int run(int argc, char** argv) {
              100 * prog.kernel_first_ms / total_ms, prog.check.passed ? "yes" : "NO: " + prog.check.reason);
 
   // Part 2: the sweep.
-  const TimingOptions timing{o.warmup, o.reps, true};
-  const Step<AddCase> step{"vector_add", "c = a + b, one thread per element", [](AddCase& c) { c.run(); }};
+  const TimingOptions timing{lab.run().warmup, lab.run().reps, lab.run().flush_l2, {}};
+  const Step<AddCase> step{declare(1, "vector_add", "c = a + b, one thread per element", "bandwidth-bound above "
+                                   "the crossover"),
+                           [](AddCase& c) { c.run(); }};
   std::string csv = "elements,bytes,time_ms_median,time_ms_min,time_ms_max,GBps,fraction_of_copy,verified\n";
   std::vector<std::pair<double, double>> time_us, gbps;
   std::optional<std::size_t> crossover;
+  std::vector<StepResult> variants;
   // Sizes that leave the last block partly empty (the bounds check at work) are verified with
   // every point: 1 element, and a prime number of elements.
   AddCase one(1, seed + 3), prime(1000003, seed + 5);
   AddCase* odd_sizes[] = {&one, &prime};
   for (int k = o.min_log2; k <= o.max_log2; ++k) {
     const std::size_t n = std::size_t(1) << k;
-    if (progress) fmt::print(stderr, "sweep: 2^{} elements...\n", k);
+    if (lab.progress()) fmt::print(stderr, "sweep: 2^{} elements...\n", k);
     AddCase c(n, seed + 2 * std::uint64_t(k) + 10);
     StepResult r = run_step(step, std::span<AddCase* const>(odd_sizes), c, timing);
     r.name = fmt::format("n=2^{}", k);
-    record.variants.push_back(std::move(r));
+    variants.push_back(std::move(r));
   }
-  finish_ladder(record.variants, record.ceiling);
-  fmt::print(human, "\nPart 2: kernel time against size (device events, median of {}, L2 flushed)\n", o.reps);
+  finish_ladder(variants, ceiling);
+  fmt::print(human, "\nPart 2: kernel time against size (device events, median of {}, L2 flushed)\n", timing.reps);
   fmt::print(human, "{:<8} {:>12} {:>26} {:>9} {:>8}  {}\n", "n", "MB moved", "kernel us: median (min-max)",
              "GB/s", "of copy", "verified");
-  for (auto& r : record.variants) {
+  for (auto& r : variants) {
     r.speedup_vs_prev = r.speedup_vs_first = 0;  // a size sweep is not a ladder
     if (!r.timed) { fmt::print(human, "{:<8} not timed: {}\n", r.name, r.checks.back().cmp.reason); continue; }
     const double n = r.bytes / 12;
@@ -252,36 +271,34 @@ int run(int argc, char** argv) {
   nlohmann::json phases = nlohmann::json::array();
   for (const auto& p : prog.phases) phases.push_back({{"name", p.name}, {"what", p.what}, {"ms", p.ms},
                                                       {"fraction", p.ms / total_ms}});
-  record.problem = {{"op", "c = a + b"}, {"dtype", "fp32"}, {"program_elements", n_program},
-                    {"verified_with_every_point", {one.label(), prime.label()}},
-                    {"sweep_log2", {o.min_log2, o.max_log2}}, {"seed", seed}};
-  record.notes = {{"program", {{"phases", phases}, {"total_ms", total_ms}, {"main_to_end_ms", since_main_ms},
-                               {"kernel_first_launch_ms", prog.kernel_first_ms},
-                               {"kernel_warm_ms", prog.kernel_warm_ms},
-                               {"kernel_fraction_of_program", prog.kernel_first_ms / total_ms},
-                               {"verified", prog.check.passed}, {"clock", "std::chrono::steady_clock per phase"}}},
-                  {"sweep", {{"latency_floor_us", floor_us},
-                             {"half_copy_bandwidth_from_elements", crossover ? nlohmann::json(*crossover) : nlohmann::json(nullptr)},
-                             {"timing", {{"warmup", o.warmup}, {"reps", o.reps}, {"flush_l2", true}}}}}};
-  if (!o.json_path.empty()) write_json(to_json(record), o.json_path);
-  if (!o.csv_path.empty()) write_output("--csv", o.csv_path, csv);  // beside --json unless given
-  if (!o.plot_path.empty() && !time_us.empty()) {
-    std::vector<std::pair<double, double>> ceiling = {{gbps.front().first, record.device.copy_GBps},
-                                                      {gbps.back().first, record.device.copy_GBps}};
-    write_output("--plot", o.plot_path, render_svg({fmt::format("Vector add on {}: kernel time and bandwidth", prog.info.name),
-                                               "elements", "kernel time (us) / GB/s", true, true, 10,
-                                               {{"kernel time, us (median)", time_us, PlotSeries::Style::line, "#1f77b4"},
-                                                {"achieved GB/s", gbps, PlotSeries::Style::line, "#d62728"},
-                                                {"copy ceiling, GB/s", ceiling, PlotSeries::Style::dashed, "#7f7f7f"}},
-                                               {}}));
+  nlohmann::json record = lab.record_head();
+  record["ceiling"] = {{"name", ceiling.name}, {"value", ceiling.value}, {"unit", "GB/s"}};
+  record["problem"] = {{"op", "c = a + b"}, {"dtype", "fp32"}, {"program_elements", n_program},
+                       {"verified_with_every_point", {one.label(), prime.label()}},
+                       {"sweep_log2", {o.min_log2, o.max_log2}}, {"seed", seed}};
+  record["variants"] = detail::rows_json(variants);
+  record["notes"] = {{"program", {{"phases", phases}, {"total_ms", total_ms}, {"main_to_end_ms", since_main_ms},
+                                  {"kernel_first_launch_ms", prog.kernel_first_ms},
+                                  {"kernel_warm_ms", prog.kernel_warm_ms},
+                                  {"kernel_fraction_of_program", prog.kernel_first_ms / total_ms},
+                                  {"verified", prog.check.passed}, {"clock", "std::chrono::steady_clock per phase"}}},
+                     {"sweep", {{"latency_floor_us", floor_us},
+                                {"half_copy_bandwidth_from_elements", crossover ? nlohmann::json(*crossover) : nlohmann::json(nullptr)},
+                                {"timing", {{"warmup", timing.warmup}, {"reps", timing.reps}, {"flush_l2", timing.flush_l2}}}}}};
+  lab.outputs().write_csv(csv);  // beside --json unless given
+  if (!time_us.empty()) {
+    std::vector<std::pair<double, double>> copy_line = {{gbps.front().first, device.copy_GBps},
+                                                        {gbps.back().first, device.copy_GBps}};
+    lab.outputs().write_plot(render_svg({fmt::format("Vector add on {}: kernel time and bandwidth", prog.info.name),
+                                         "elements", "kernel time (us) / GB/s", true, true, 10,
+                                         {{"kernel time, us (median)", time_us, PlotSeries::Style::line, "#1f77b4"},
+                                          {"achieved GB/s", gbps, PlotSeries::Style::line, "#d62728"},
+                                          {"copy ceiling, GB/s", copy_line, PlotSeries::Style::dashed, "#7f7f7f"}},
+                                         {}}));
   }
-  bool ok = prog.check.passed;
-  for (const auto& r : record.variants) ok = ok && r.verified;
-  if (!ok) {
-    fmt::print(stderr, "a01_vector_add: verification FAILED\n");
-    return kExitCheckFailed;
-  }
-  return kExitOk;
+  std::vector<std::string> failed = detail::failed_rows(variants);
+  if (!prog.check.passed) failed.insert(failed.begin(), "the whole-program run");
+  return lab.finish(record, failed);
 }
 
 }  // namespace

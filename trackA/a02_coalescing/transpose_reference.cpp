@@ -12,7 +12,7 @@ void transpose_reference(std::span<const float> in, std::span<float> out, int ro
   if (in.size() != n || out.size() != n)
     throw std::invalid_argument("transpose_reference: spans must hold rows*cols elements");
   // Blocks of 16x16: a block's 16 output columns each reuse a cache line of 16 floats
-  // before it is evicted (the CPU's version of coalescing). tests/benchmarks times this
+  // before it is evicted (the CPU's version of coalescing). tests/transpose_reference_bench.cpp times this
   // against the row-by-row loop; with power-of-two row strides both suffer from cache-set
   // conflicts, which no block size removes.
   constexpr int kBlock = 16;

@@ -14,6 +14,8 @@
 #include "sass_banks.hpp"
 #include "tutor/atomic_file.hpp"
 #include "tutor/cli.hpp"
+#include "tutor/output.hpp"
+#include "tutor/output.hpp"
 #include "tutor/report.hpp"
 
 namespace tutor::a07 {
@@ -78,26 +80,23 @@ int run(int argc, char** argv) {
                "mod 2, Volta and later), kernel by kernel, in the output of cuobjdump -sass. A static count "
                "(kind: model), no GPU needed.",
                kProgram};
-  std::string sass_path, kernel_filter, json_path;
+  std::string sass_path, kernel_filter;
+  Outputs out(app);
   app.add_option("--sass", sass_path, "the output of `cuobjdump -sass build/a07_sgemm` (a text file, up to 256 MiB)")
-      ->option_text("FILE REQUIRED")->required();
+      ->option_text("FILE")->required();
   auto* kernel_opt = app.add_option("--kernel", kernel_filter, "only kernels whose demangled or mangled name contains "
                                                                "TEXT (e.g. \"128, 256, 8, 32, 64, true\")");
-  auto* json_opt = app.add_option("--json", json_path, "write the record as JSON to PATH ('-' or no PATH: stdout; "
-                                                       "the table then goes to stderr)")->expected(0, 1)->option_text("[PATH]");
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
-  if (json_opt->count() > 0 && json_path.empty()) json_path = "-";
-  require_writable("--json", json_path);
-  require_distinct_outputs({{"--json", json_path}}, {{"--sass", sass_path}});
+  out.check({{"--sass", sass_path}});
 
   std::vector<KernelBanks> kernels = read_kernels(sass_path);
   if (kernel_opt->count() > 0) {
     std::erase_if(kernels, [&](const KernelBanks& k) { return !matches(k, kernel_filter); });
     if (kernels.empty()) throw UsageError(fmt::format("--kernel: no kernel matches '{}'", kernel_filter));
   }
-  print_table(json_path == "-" ? stderr : stdout, kernels);
+  print_table(out.human(), kernels);
 
-  if (!json_path.empty()) {
+  if (out.json()) {
     json rows = json::array();
     for (const auto& k : kernels)
       rows.push_back({{"arch", k.arch}, {"name", k.name}, {"mangled", k.mangled}, {"ffma", k.ffma},
@@ -107,7 +106,7 @@ int run(int argc, char** argv) {
     record["problem"] = {{"sass", sass_path}, {"kernel_filter", kernel_opt->count() > 0 ? json(kernel_filter) : json()}};
     record["kernels"] = rows;
     record["notes"] = {{"rule", kRule}, {"source", kSource}};
-    write_json(record, json_path);  // an unwritable path throws UsageError naming --json
+    out.write_json(record);
   }
   return kExitOk;
 }

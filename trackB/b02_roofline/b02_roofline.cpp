@@ -19,7 +19,10 @@
 #include "tutor/cli.hpp"
 #include "tutor/gpu.hpp"
 #include "tutor/hardware.hpp"
+#include "tutor/lab.hpp"
 #include "tutor/ladder.hpp"
+#include "tutor/ladder_lab.hpp"
+#include "tutor/output.hpp"
 #include "tutor/launcher.hpp"
 #include "tutor/report.hpp"
 #include "tutor/roofline.hpp"
@@ -143,9 +146,7 @@ std::string intensity_label(double i) {
 struct SweepOptions {
   std::vector<std::string> dtypes{"fp32", "bf16"};
   double min_intensity = 1.0 / 8, max_intensity = 1024;
-  int reps = 20, warmup = 3, device = 0, max_elements_log2 = 26;
-  std::uint64_t seed = 0;
-  std::string json_path, csv_path, plot_path;
+  int max_elements_log2 = 26;
 };
 
 /// Elements per point: 2^26 by default (512 MiB of fp32 traffic, 8x a 60 MB L2) while the
@@ -156,22 +157,14 @@ std::size_t elements_for(int flops, int max_log2) {
   return std::max<std::size_t>(std::min(base, std::size_t(1) << 20), std::min(base, base * 256 / std::size_t(flops)));
 }
 
-int run_sweep(const SweepOptions& o, int argc, char** argv) {
-  std::FILE* human = o.json_path == "-" ? stderr : stdout;
-  const bool progress = ::isatty(STDERR_FILENO);
-  const std::uint64_t seed = o.seed ? o.seed : fresh_seed();
-
-  LabRecord record;
-  record.lab = "b02_roofline";
-  record.module = "B02";
-  record.command = command_line(argc, argv);
-  record.device.info = gpu::open_device(o.device);
-  if (progress) fmt::print(stderr, "measuring the copy ceiling and the FMA rate...\n");
-  record.device.copy_GBps = gpu::measure_copy_GBps(std::size_t(1) << 30);
-  record.device.fma_TFLOPs = gpu::measure_fma_TFLOPs();
-  record.ceiling = {"measured roofline: min(fp32 FMA rate, intensity x copy bandwidth)",
-                    record.device.fma_TFLOPs, CeilingUnit::TFLOPs};
-  const TimingOptions timing{o.warmup, o.reps, true};
+int run_sweep(const SweepOptions& o, GpuLab& lab) {
+  std::FILE* human = lab.human();
+  const DeviceRecord& device = lab.open();
+  const std::uint64_t seed = lab.seed();
+  const Ceiling roof{"measured roofline: min(fp32 FMA rate, intensity x copy bandwidth)", device.fma_TFLOPs,
+                     CeilingUnit::TFLOPs};
+  const TimingOptions timing{lab.run().warmup, lab.run().reps, lab.run().flush_l2, {}};
+  std::vector<StepResult> variants;
 
   nlohmann::json fits = nlohmann::json::object();
   std::vector<PlotSeries> series;
@@ -190,19 +183,20 @@ int run_sweep(const SweepOptions& o, int argc, char** argv) {
       const int k = static_cast<int>(std::lround(I * 2 * double(type.elem_bytes)));
       SweepCase odd(type, 1000003, k, seed + 7 * k + 1);
       SweepCase timed(type, elements_for(k, o.max_elements_log2), k, seed + 7 * k + 2);
-      const Step<SweepCase> step{fmt::format("{} I={}", type.name, intensity_label(I)),
-                                 fmt::format("{} FLOP(s) per {}-byte element", k, 2 * type.elem_bytes),
+      const Step<SweepCase> step{declare(0, fmt::format("{} I={}", type.name, intensity_label(I)),
+                                         fmt::format("{} FLOP(s) per {}-byte element", k, 2 * type.elem_bytes),
+                                         "on the roofline"),
                                  [](SweepCase& c) { c.run(); }};
-      if (progress) fmt::print(stderr, "{}...\n", step.name);
+      if (lab.progress()) fmt::print(stderr, "{}...\n", step.info.name);
       SweepCase* checks[] = {&odd};
       rows.push_back(run_step(step, std::span<SweepCase* const>(checks), timed, timing));
     }
-    finish_ladder(rows, record.ceiling);
+    finish_ladder(rows, roof);
     for (auto& r : rows) {
       r.speedup_vs_prev = r.speedup_vs_first = 0;  // a sweep is not a ladder
       const double I = r.flops / r.bytes;
       if (r.timed) {
-        r.fraction_of_ceiling = r.TFLOPs / std::min(record.device.fma_TFLOPs, I * record.device.copy_GBps / 1e3);
+        r.fraction_of_ceiling = r.TFLOPs / std::min(device.fma_TFLOPs, I * device.copy_GBps / 1e3);
         if (r.verified) points.push_back({I, r.TFLOPs}), measured.push_back({I, r.TFLOPs});
       }
       csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", type.name, I,
@@ -210,10 +204,10 @@ int run_sweep(const SweepOptions& o, int argc, char** argv) {
                          std::llround(r.bytes / (2.0 * type.elem_bytes)), r.bytes, r.flops,
                          r.time_ms.median, r.time_ms.min, r.time_ms.max, r.TFLOPs, r.GBps, r.verified);
     }
-    record.variants.insert(record.variants.end(), rows.begin(), rows.end());
+    variants.insert(variants.end(), rows.begin(), rows.end());
     if (points.size() < 3) continue;
     const RooflineFit fit = fit_roofline(points);
-    const double measured_ridge = roofline::ridge_point(record.device.fma_TFLOPs, record.device.copy_GBps);
+    const double measured_ridge = roofline::ridge_point(device.fma_TFLOPs, device.copy_GBps);
     fits[type.name] = {{"memory_roof_GBps", fit.bandwidth_GBps},
                        {"compute_roof_TFLOPs", fit.peak_TFLOPs},
                        {"ridge_point_flop_per_byte", fit.ridge_point},
@@ -221,9 +215,9 @@ int run_sweep(const SweepOptions& o, int argc, char** argv) {
                        {"max_rel_residual", fit.max_rel_residual},
                        {"memory_bound_points", fit.memory_bound_points},
                        {"compute_bound_points", fit.compute_bound_points},
-                       {"memory_roof_over_copy", fit.bandwidth_GBps / record.device.copy_GBps}};
+                       {"memory_roof_over_copy", fit.bandwidth_GBps / device.copy_GBps}};
     if (type.name == "fp32") {
-      fits["fp32"]["compute_roof_over_fma"] = fit.peak_TFLOPs / record.device.fma_TFLOPs;
+      fits["fp32"]["compute_roof_over_fma"] = fit.peak_TFLOPs / device.fma_TFLOPs;
       fits["fp32"]["measured_ridge_fma_over_copy"] = measured_ridge;
       fits["fp32"]["ridge_over_measured_ridge"] = fit.ridge_point / measured_ridge;
     }
@@ -239,7 +233,7 @@ int run_sweep(const SweepOptions& o, int argc, char** argv) {
   }
 
   // The datasheet roofline of this GPU, where the table knows it (a model, for comparison).
-  const hw::GpuSpec* spec = hw::match_runtime_name(record.device.info.name);
+  const hw::GpuSpec* spec = hw::match_runtime_name(device.info.name);
   if (spec && std::isfinite(spec->fp32_TFLOPs.value)) {
     const double bw = spec->hbm_bandwidth_GBps.value, peak = spec->fp32_TFLOPs.value;
     fits["datasheet_fp32"] = {{"gpu", spec->name}, {"hbm_GBps", bw}, {"fp32_TFLOPs", peak},
@@ -250,19 +244,22 @@ int run_sweep(const SweepOptions& o, int argc, char** argv) {
     series.push_back({"fp32 datasheet (model)", roof, PlotSeries::Style::dashed, "#7f7f7f"});
   }
 
-  record.problem = {{"op", "intensity sweep: out[i] = f_k(in[i])"}, {"dtypes", o.dtypes},
+  nlohmann::json record = lab.record_head();
+  record["problem"] = {{"op", "intensity sweep: out[i] = f_k(in[i])"}, {"dtypes", o.dtypes},
                     {"max_elements_log2", o.max_elements_log2},
                     {"min_intensity", o.min_intensity}, {"max_intensity", o.max_intensity}, {"seed", seed}};
-  record.notes = {{"fit", fits},
+  record["notes"] = {{"fit", fits},
                   {"fit_method", "least squares on log rate, ridge by 1-D search (roofline_fit.hpp)"},
-                  {"timing", {{"warmup", o.warmup}, {"reps", o.reps}, {"flush_l2", true}}},
+                  {"timing", {{"warmup", timing.warmup}, {"reps", timing.reps}, {"flush_l2", timing.flush_l2}}},
                   {"fraction_of_ceiling", "TFLOP/s over min(measured fp32 FMA rate, I x measured copy "
                                           "bandwidth) at the point's intensity"}};
 
-  print_device_header(human, record.device);
+  record["ceiling"] = {{"name", roof.name}, {"value", roof.value}, {"unit", "TFLOP/s"}};
+  record["variants"] = detail::rows_json(variants);
+  print_device_header(human, device);
   fmt::print(human, "\n{:<12} {:>10} {:>24} {:>9} {:>9} {:>9}  {}\n", "point", "FLOP/B",
              "time ms: median (min-max)", "TFLOP/s", "GB/s", "of roof", "verified");
-  for (const auto& r : record.variants) {
+  for (const auto& r : variants) {
     if (!r.timed) { fmt::print(human, "{:<12} not timed: verification failed\n", r.name); continue; }
     fmt::print(human, "{:<12} {:>10} {:>24} {:>9.2f} {:>9.0f} {:>8.1f}%  {}\n", r.name,
                intensity_label(r.flops / r.bytes),
@@ -287,28 +284,21 @@ int run_sweep(const SweepOptions& o, int argc, char** argv) {
                  f["measured_ridge_fma_over_copy"].get<double>(), 100 * f["ridge_over_measured_ridge"].get<double>());
   }
 
-  if (!o.json_path.empty()) write_json(to_json(record), o.json_path);
-  if (!o.csv_path.empty()) write_output("--csv", o.csv_path, csv);  // beside --json unless given
-  if (!o.plot_path.empty() && !series.empty())
-    write_output("--plot", o.plot_path, render_svg({fmt::format("Measured roofline: {}", record.device.info.name),
-                                               "arithmetic intensity (FLOP/byte)", "TFLOP/s", true, true, 2,
-                                               series, markers}));
-  for (const auto& r : record.variants)
-    if (!r.verified) {
-      fmt::print(stderr, "b02_roofline: verification FAILED at {}\n", r.name);
-      return kExitCheckFailed;
-    }
-  return kExitOk;
+  lab.outputs().write_csv(csv);
+  if (!series.empty())
+    lab.outputs().write_plot(render_svg({fmt::format("Measured roofline: {}", device.info.name),
+                                         "arithmetic intensity (FLOP/byte)", "TFLOP/s", true, true, 2, series, markers}));
+  return lab.finish(record, detail::failed_rows(variants));
 }
 
 // ---- model ------------------------------------------------------------------------------
 
 struct ModelOptions {
-  std::string gpu, dtype = "bf16", json_path, plot_path;
+  std::string gpu, dtype = "bf16";
   double flops = 0, bytes = 0;
 };
 
-int run_model(const ModelOptions& o) {
+int run_model(const ModelOptions& o, Outputs& out, const std::string& command) {
   const hw::GpuSpec* spec = hw::find_gpu(o.gpu);
   if (!spec) throw UsageError("--gpu: unknown GPU '" + o.gpu + "'; allowed: " + hw::known_keys());
   const hw::Sourced* peak = hw::peak_TFLOPs(*spec, o.dtype);
@@ -322,13 +312,13 @@ int run_model(const ModelOptions& o) {
   const double t_compute_ms = o.flops / (peak->value * 1e12) * 1e3;
   const double t_memory_ms = o.bytes / (bw * 1e9) * 1e3;
   const std::string bound(roofline::bound(I, peak->value, bw));
-  nlohmann::json j = {{"lab", "b02_roofline"}, {"module", "B02"}, {"kind", "model"},
-                      {"gpu", spec->name}, {"dtype", o.dtype}, {"flops", o.flops}, {"bytes", o.bytes},
+  nlohmann::json j = record_head("b02_roofline", "B02", "model", command, "model");
+  j.update({{"gpu", spec->name}, {"dtype", o.dtype}, {"flops", o.flops}, {"bytes", o.bytes},
                       {"arithmetic_intensity", I}, {"ridge_point", ridge}, {"peak_TFLOPs", peak->value},
                       {"hbm_bandwidth_GBps", bw}, {"attainable_TFLOPs", attainable}, {"bound", bound},
                       {"time_floor_ms", std::max(t_compute_ms, t_memory_ms)},
-                      {"sources", {{"peak", peak->source}, {"bandwidth", spec->hbm_bandwidth_GBps.source}}}};
-  std::FILE* human = o.json_path == "-" ? stderr : stdout;
+                      {"sources", {{"peak", peak->source}, {"bandwidth", spec->hbm_bandwidth_GBps.source}}}});
+  std::FILE* human = out.human();
   fmt::print(human, "kind: model (datasheet numbers, no GPU used)\n");
   fmt::print(human, "gpu: {}: {} dense {:g} TFLOP/s, HBM {:g} GB/s\n", spec->name, o.dtype, peak->value, bw);
   fmt::print(human, "kernel: {:g} FLOP, {:g} bytes -> arithmetic intensity {:.4g} FLOP/byte\n", o.flops, o.bytes, I);
@@ -340,8 +330,7 @@ int run_model(const ModelOptions& o) {
     fmt::print(human, "to reach the compute roof the kernel needs {:.1f}x its intensity (fewer bytes or more "
                       "reuse)\n", ridge / I);
   fmt::print(human, "sources: peak: {}; bandwidth: {}\n", peak->source, spec->hbm_bandwidth_GBps.source);
-  if (!o.json_path.empty()) write_json(j, o.json_path);
-  if (!o.plot_path.empty()) {
+  if (out.plot()) {
     std::vector<std::pair<double, double>> roof;
     for (double x = 1.0 / 8; x <= 4096; x *= 2) roof.push_back({x, roofline::attainable_TFLOPs(x, peak->value, bw)});
     roof.push_back({ridge, peak->value});
@@ -350,70 +339,58 @@ int run_model(const ModelOptions& o) {
                                        PlotSeries::Style::line, "#1f77b4"}};
     if (I > 0 && std::isfinite(I))
       series.push_back({"this kernel (attainable)", {{I, attainable}}, PlotSeries::Style::markers, "#d62728"});
-    write_output("--plot", o.plot_path, render_svg({fmt::format("Roofline (model): {} {}", spec->name, o.dtype),
+    out.write_plot(render_svg({fmt::format("Roofline (model): {} {}", spec->name, o.dtype),
                                                "arithmetic intensity (FLOP/byte)", "TFLOP/s", true, true, 2,
                                                series, {{ridge, fmt::format("ridge {:.1f}", ridge)}}}));
   }
+  out.write_json(j);
   return kExitOk;
 }
 
 int run(int argc, char** argv) {
-  CLI::App app{"B02 Roofline: measure this GPU's roofline with an intensity sweep, or place a kernel "
-               "on a GPU's datasheet roofline (model)", "b02_roofline"};
+  GpuLab lab("b02_roofline", "B02",
+             "B02 Roofline: measure this GPU's roofline with an intensity sweep (the default), or place a kernel "
+             "on a GPU's datasheet roofline (b02_roofline model ...; no GPU needed)",
+             {.csv = true, .plot = true, .csv_beside_json = true,
+              .csv_help = "write the points as CSV to PATH", .plot_help = "draw the measured points and fitted roofline as SVG at PATH"});
+  CLI::App& app = lab.app();
   app.require_subcommand(0, 1);
   SweepOptions s;
-  auto* sweep = app.add_subcommand("sweep", "measure: sweep arithmetic intensity and fit the roofline (what runs with "
-                                            "no subcommand; its options need the word sweep: b02_roofline sweep --reps 5)");
-  sweep->add_option("--dtype", s.dtypes, "data types to sweep (repeatable)")
+  lab.add_run_options({.reps = 20, .warmup = 3});
+  app.add_option("--dtype", s.dtypes, "data types to sweep (repeatable)")
       ->transform(CLI::IsMember({"fp32", "bf16"}, CLI::ignore_case));
-  sweep->add_option("--min-intensity", s.min_intensity, "lowest intensity, FLOP/byte (a power of two)")
+  app.add_option("--min-intensity", s.min_intensity, "lowest intensity, FLOP/byte (a power of two)")
       ->check(finite_number())->check(CLI::Range(1.0 / 8, 1024.0));
-  sweep->add_option("--max-intensity", s.max_intensity, "highest intensity, FLOP/byte (a power of two)")
+  app.add_option("--max-intensity", s.max_intensity, "highest intensity, FLOP/byte (a power of two)")
       ->check(finite_number())->check(CLI::Range(1.0 / 8, 1024.0));
-  sweep->add_option("--reps", s.reps, "timed launches per point")->check(decimal_integer())->check(CLI::Range(1, 10000));
-  sweep->add_option("--warmup", s.warmup, "untimed launches per point")->check(decimal_integer())->check(CLI::Range(0, 1000));
-  sweep->add_option("--device", s.device, "GPU index")->check(decimal_integer())->check(CLI::Range(0, 63));
-  sweep->add_option("--max-elements-log2", s.max_elements_log2,
-                    "largest problem, log2 of elements (small values for compute-sanitizer runs)")
+  app.add_option("--max-elements-log2", s.max_elements_log2,
+                 "largest problem, log2 of elements (small values for compute-sanitizer runs)")
       ->check(decimal_integer())->check(CLI::Range(10, 28));
-  sweep->add_option("--seed", s.seed, "seed of the random inputs (default: fresh every run)")->check(decimal_integer());
-  auto* json = sweep->add_option("--json", s.json_path, "write the JSON record to PATH ('-' or no PATH: stdout)")->expected(0, 1);
-  sweep->add_option("--csv", s.csv_path, "write the points as CSV (default: beside --json, .csv)");
-  sweep->add_option("--plot", s.plot_path, "draw the measured points and fitted roofline as SVG");
+  // "b02_roofline sweep --reps 5" reads as it always did: the word sweep, then the sweep's options.
+  app.add_subcommand("sweep", "measure: sweep arithmetic intensity and fit the roofline (the default; the word "
+                              "may be left out)")->fallthrough();
 
   ModelOptions m;
-  auto* model = app.add_subcommand("model", "no GPU needed: place a kernel (FLOPs, bytes) on a GPU's datasheet roofline");
+  CLI::App* model = app.add_subcommand("model", "no GPU needed: place a kernel (FLOPs, bytes) on a GPU's datasheet "
+                                                "roofline (kind: model)");
   model->add_option("--gpu", m.gpu, "GPU of the table (h100, h200, mi300x, ...)")->required();
   model->add_option("--dtype", m.dtype, "fp32, tf32, bf16, fp16, fp8 or fp4 (dense rates)");
   model->add_option("--flops", m.flops, "floating-point operations of the kernel (> 0)")->required()
       ->check(finite_number());
   model->add_option("--bytes", m.bytes, "bytes it must move through HBM (> 0)")->required()->check(finite_number());
-  auto* mjson = model->add_option("--json", m.json_path, "write the result as JSON to PATH ('-' or no PATH: stdout)")->expected(0, 1);
-  model->add_option("--plot", m.plot_path, "draw the roofline with this kernel as SVG");
+  Outputs model_out(*model, {.plot = true, .plot_help = "draw the roofline with this kernel as SVG at PATH"});
 
-  if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
+  if (const int rc = lab.parse(argc, argv); rc >= 0) return rc;
   if (model->parsed()) {
-    if (mjson->count() > 0 && m.json_path.empty()) m.json_path = "-";
+    model_out.check();
     if (!(m.flops > 0)) throw UsageError("--flops: must be a positive finite number");
     if (!(m.bytes > 0)) throw UsageError("--bytes: must be a positive finite number");
     const double I = m.flops / m.bytes;
     if (!std::isfinite(I) || !(I >= 1e-6) || !(I <= 1e9))
       throw UsageError("--flops/--bytes: arithmetic intensity must be between 1e-6 and 1e9 FLOP/byte");
     for (auto& ch : m.dtype) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    require_file_path("--plot", m.plot_path);
-    require_writable("--json", m.json_path);
-    require_writable("--plot", m.plot_path);
-    require_distinct_outputs({{"--json", m.json_path}, {"--plot", m.plot_path}});
-    return run_model(m);
+    return run_model(m, model_out, command_line(argc, argv));
   }
-  if (json->count() > 0 && s.json_path.empty()) s.json_path = "-";
-  require_file_path("--csv", s.csv_path);
-  require_file_path("--plot", s.plot_path);
-  s.csv_path = csv_beside_json(s.csv_path, s.json_path);
-  require_writable("--json", s.json_path);
-  require_writable("--csv", s.csv_path);
-  require_writable("--plot", s.plot_path);
-  require_distinct_outputs({{"--json", s.json_path}, {"--csv", s.csv_path}, {"--plot", s.plot_path}});
   std::sort(s.dtypes.begin(), s.dtypes.end(), [](const std::string& a, const std::string&) { return a == "fp32"; });
   s.dtypes.erase(std::unique(s.dtypes.begin(), s.dtypes.end()), s.dtypes.end());
   if (s.min_intensity > s.max_intensity)
@@ -421,7 +398,7 @@ int run(int argc, char** argv) {
   for (double v : {s.min_intensity, s.max_intensity})
     if (std::abs(std::log2(v) - std::round(std::log2(v))) > 1e-9)
       throw UsageError(fmt::format("--min-intensity/--max-intensity: {} is not a power of two (1/8 .. 1024)", v));
-  return run_sweep(s, argc, argv);
+  return run_sweep(s, lab);
 }
 
 }  // namespace

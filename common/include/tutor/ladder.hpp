@@ -15,6 +15,7 @@
 //                                // beta != 0), called before every timed launch, untimed
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -34,12 +35,43 @@ struct TimingOptions {
   std::function<void()> before_each;
 };
 
-/// One step of a ladder, declared once: the table, the JSON and --list read it.
+/// What a step is in its lab: a rung of the ladder, a library reference row beside it (cuBLAS,
+/// CUB, rocPRIM: timed and verified like a step, never part of the speedups), or the learner's
+/// exercise (run only when asked for by name).
+enum class StepRole { ladder, reference, exercise };
+
+/// A step declared once: --list, the table, the record (and so the grader) and the README's
+/// step table (a test compares it with --list) all read this. `change` says what the step
+/// changes and why it should be faster; `expect` the gain the mechanism predicts, as a range
+/// over the previous step (never a measurement: measured numbers live in records and READMEs).
+struct StepInfo {
+  int number = 0;             ///< position in the ladder, 1-based (0 for references and the exercise)
+  std::string name;           ///< short id (`--variant NAME`, the record's "name")
+  std::string change;         ///< one line: what changed and why it should be faster
+  std::string expect;         ///< the expected gain over the previous step ("~2x", "+10-20%")
+  StepRole role = StepRole::ladder;
+  std::optional<DType> dtype; ///< the arithmetic the step is judged in, where it differs from the lab's (TF32)
+  std::string min_arch;       ///< lowest architecture it runs on (tutor::arch_supports); "" any
+  std::string params;         ///< extra parameters as text ("tile 128x256x8, warp 32x64")
+};
+
+/// A declaration with the common fields; set dtype, min_arch and params on the result.
+inline StepInfo declare(int number, std::string name, std::string change, std::string expect,
+                        StepRole role = StepRole::ladder) {
+  StepInfo s;
+  s.number = number;
+  s.name = std::move(name);
+  s.change = std::move(change);
+  s.expect = std::move(expect);
+  s.role = role;
+  return s;
+}
+
+/// One step: its declaration and how to launch it on a Case (enqueued on the default stream).
 template <class Case>
 struct Step {
-  std::string name;     ///< short id used by --variant and in the JSON record
-  std::string change;   ///< one line: what changed and what it should buy
-  std::function<void(Case&)> launch;  ///< enqueues the step on the default stream
+  StepInfo info;
+  std::function<void(Case&)> launch;
 };
 
 /// Times `launch`: `warmup` untimed launches, then `reps` launches each bracketed by
@@ -48,14 +80,24 @@ struct Step {
 Summary time_launches(const std::string& name, const std::function<void()>& launch,
                       const TimingOptions& options);
 
+/// A result with the step's declaration filled in, nothing run yet.
+StepResult describe(const StepInfo& info);
+
+/// Compares the output a launch left in `c` with its reference (no launch).
+template <class Case>
+ShapeCheck verify_output(const Step<Case>& step, Case& c) {
+  if constexpr (requires { c.check(step.info); }) return {c.label(), c.check(step.info)};
+  else return {c.label(), c.check()};
+}
+
 /// Runs one launch of `launch` on a poisoned output and compares it with the reference.
 template <class Case>
 ShapeCheck verify_once(const Step<Case>& step, Case& c) {
   c.poison();
   step.launch(c);
   gpu::synchronize();
-  gpu::check_last_error(step.name.c_str());
-  return {c.label(), c.check()};
+  gpu::check_last_error(step.info.name.c_str());
+  return verify_output(step, c);
 }
 
 /// Verifies `step` on every case in `checks` and on `timed`, times it on `timed`, then
@@ -64,9 +106,7 @@ ShapeCheck verify_once(const Step<Case>& step, Case& c) {
 template <class Case>
 StepResult run_step(const Step<Case>& step, std::span<Case* const> checks, Case& timed,
                     const TimingOptions& options) {
-  StepResult r;
-  r.name = step.name;
-  r.change = step.change;
+  StepResult r = describe(step.info);
   r.bytes = timed.bytes();
   r.flops = timed.flops();
   for (Case* c : checks) r.checks.push_back(verify_once(step, *c));
@@ -76,9 +116,10 @@ StepResult run_step(const Step<Case>& step, std::span<Case* const> checks, Case&
   if (r.verified) {
     TimingOptions opts = options;
     if constexpr (requires { timed.restore(); }) opts.before_each = [&] { timed.restore(); };
-    r.time_ms = time_launches(step.name, [&] { step.launch(timed); }, opts);
+    r.time_ms = time_launches(step.info.name, [&] { step.launch(timed); }, opts);
     r.timed = true;
-    ShapeCheck after{timed.label() + " after timed loop", timed.check()};
+    ShapeCheck after = verify_output(step, timed);
+    after.shape += " after timed loop";
     r.verified = after.cmp.passed;
     r.checks.push_back(std::move(after));
   }

@@ -29,8 +29,13 @@ struct Ceiling {
 
 /// One step of a ladder after it has been verified and timed.
 struct StepResult {
+  int number = 0;       ///< position in the ladder (0: a reference row or the exercise)
   std::string name;     ///< short id (`--variant NAME`)
   std::string change;   ///< one line: what the step changes and what it should buy
+  std::string expect;   ///< the gain its declaration expects (not a measurement)
+  std::string role = "ladder";  ///< "ladder", "reference" or "exercise"
+  std::string params;   ///< extra parameters of the step ("tile 128x256x8, ...")
+  std::string skipped;  ///< why the step did not run on this GPU ("needs sm_90a; this GPU is sm_80"); "" if it ran
   bool verified = false;       ///< every check passed
   std::vector<ShapeCheck> checks;
   double rel_err = 0;          ///< worst relative L2 error over `checks`

@@ -11,17 +11,18 @@ inputs, output poisoned with NaN first) at awkward sizes before it is timed. Exi
 0 ok, 1 verification failed, 2 bad input, 3 no GPU or no torch/triton.
 """
 import argparse
-import json
 import os
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "common", "python"))
+import tutor_record  # noqa: E402  (the shared record schema)
 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rows", type=int, default=16384, help="rows of the input (1..65536)")
     p.add_argument("--cols", type=int, default=16384, help="columns of the input (1..65536)")
-    p.add_argument("--json", default="", help="write the record to PATH")
+    p.add_argument("--json", default="", help="write the record to PATH ('-': standard output)")
     a = p.parse_args()
     for name in ("rows", "cols"):
         if not 1 <= getattr(a, name) <= 65536:
@@ -86,31 +87,29 @@ def main() -> int:
         failed = failed or not ok
         results.append(row)
     torch_ms = do_bench(lambda: x.t().contiguous(), warmup=25, rep=200, return_mode="median")
-    print(f"device: {torch.cuda.get_device_name()}  triton {triton.__version__}  torch {torch.__version__}")
-    print(f"ceiling: tensor copy (torch copy_) {copy_gbps:.0f} GB/s, read + write, same run")
-    print(f"{'step':<16} {'median ms':>10} {'GB/s':>8} {'of ceil':>8}  verified")
+    out = sys.stderr if a.json == "-" else sys.stdout
+    print(f"device: {torch.cuda.get_device_name()}  triton {triton.__version__}  torch {torch.__version__}", file=out)
+    print(f"ceiling: tensor copy (torch copy_) {copy_gbps:.0f} GB/s, read + write, same run", file=out)
+    print(f"{'step':<16} {'median ms':>10} {'GB/s':>8} {'of ceil':>8}  verified", file=out)
     for row in results:
         if "GBps" in row:
             print(f"{row['name']:<16} {row['time_ms_median']:>10.3f} {row['GBps']:>8.0f} "
-                  f"{100 * row['fraction_of_ceiling']:>7.1f}%  {'yes' if row['verified'] else 'NO'}")
+                  f"{100 * row['fraction_of_ceiling']:>7.1f}%  {'yes' if row['verified'] else 'NO'}", file=out)
         else:
-            print(f"{row['name']:<16} {'-':>10} {'-':>8} {'-':>8}  NO")
+            print(f"{row['name']:<16} {'-':>10} {'-':>8} {'-':>8}  NO", file=out)
     torch_gbps = nbytes / (torch_ms * 1e-3) / 1e9
-    print(f"{'torch .t().contiguous()':<16} {torch_ms:>10.3f} {torch_gbps:>8.0f} {100 * torch_gbps / copy_gbps:>7.1f}%  (reference)")
+    print(f"{'torch .t().contiguous()':<16} {torch_ms:>10.3f} {torch_gbps:>8.0f} {100 * torch_gbps / copy_gbps:>7.1f}%  (reference)", file=out)
     if a.json:
-        record = {"lab": "a02_transpose_triton", "module": "A02", "kind": "measurement",
-                  "command": " ".join(["python3"] + sys.argv),
+        record = tutor_record.head("a02_transpose_triton", "A02", "measurement")
+        record.update({
                   "device": {"name": torch.cuda.get_device_name(), "measured": {"copy_GBps": copy_gbps}},
                   "ceiling": {"name": "tensor copy (torch copy_)", "value": copy_gbps, "unit": "GB/s"},
                   "problem": {"op": "transpose", "dtype": "fp32", "rows": a.rows, "cols": a.cols,
                               "verified_shapes": [f"{r}x{c}" for r, c in shapes + [(a.rows, a.cols)]]},
                   "timing": "triton.testing.do_bench, median, warmup 25 ms, rep 200 ms",
                   "variants": results,
-                  "reference": {"name": "torch .t().contiguous()", "time_ms_median": torch_ms, "GBps": torch_gbps}}
-        folder = os.path.dirname(os.path.abspath(a.json))
-        with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, suffix=".tmp") as f:
-            json.dump(record, f, indent=2)
-        os.replace(f.name, a.json)
+                  "reference": {"name": "torch .t().contiguous()", "time_ms_median": torch_ms, "GBps": torch_gbps}})
+        tutor_record.write_json(record, a.json)
     if failed:
         print("transpose.py: verification FAILED", file=sys.stderr)
         return 1

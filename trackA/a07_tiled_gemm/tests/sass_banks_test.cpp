@@ -185,7 +185,7 @@ TEST(SassBanks, TextWithoutFunctionIsRejected) {
 }
 
 TEST(SassBanks, RealListingCutFromTheLab) {
-  // tests/trackA/a07/data/a07_two_kernels.sass: 23 instructions of sgemm_double_buffered<64, 128, 8,
+  // trackA/a07_tiled_gemm/tests/data/a07_two_kernels.sass: 23 instructions of sgemm_double_buffered<64, 128, 8,
   // 32, 64, false> and 14 of <128, 256, 8, 32, 64, true>, cut from cuobjdump -sass of a07_sgemm
   // (sm_90, nvcc 13.0; the second from an older build of the kernel). By hand:
   //  first: 20 FFMA, all three-register. Same bank: /*5180*/ R45 R43 R49 (odd; after an LDS) and
@@ -193,7 +193,7 @@ TEST(SassBanks, RealListingCutFromTheLab) {
   //  second: 12 FFMA, all three-register. Same bank: /*0d70*/ R33 R37 R51, /*0d90*/ R35 R37 R75,
   //    /*0db0*/ R41 R37 R15 (odd), /*0df0*/ R32 R36 R56, /*0e10*/ R34 R36 R50 (even): 5, and each
   //    follows an FFMA that flags its slot-b register .reuse (R37, R37, R37, R36, R36): 0 uncached.
-  std::ifstream in(std::string(TUTOR_SOURCE_DIR) + "/tests/trackA/a07/data/a07_two_kernels.sass");
+  std::ifstream in(std::string(TUTOR_SOURCE_DIR) + "/trackA/a07_tiled_gemm/tests/data/a07_two_kernels.sass");
   ASSERT_TRUE(in) << "fixture missing";
   const auto kernels = count_ffma_banks(in);
   ASSERT_EQ(kernels.size(), 2u);

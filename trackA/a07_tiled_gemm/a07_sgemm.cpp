@@ -1,0 +1,359 @@
+// a07_sgemm: the SGEMM ladder, verified at awkward sizes and timed against cuBLAS on this GPU.
+//
+// Reads top to bottom: one problem instance (a Case: device buffers, fresh random inputs, a
+// reference in higher precision), the ladder and the vendor rows (declared once, as data), the
+// tile choice of the last step (cache, default or --tune), and main, which hands them to the lab
+// main (tutor/ladder_lab.hpp) with A07's own options.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "gemm_reference.hpp"
+#include "sgemm.hpp"
+#include "tuning.hpp"
+#include "tutor/hardware.hpp"
+#include "tutor/ladder_lab.hpp"
+#include "tutor/launcher.hpp"
+#include "vendor_blas.hpp"
+
+namespace tutor::a07 {
+namespace {
+
+/// Above this many multiply-adds the reference is the vendor library's fp32 result plus
+/// fp64 spot rows computed on the host (when the build has a vendor BLAS).
+constexpr double kHostReferenceMacs = 2.2e9;
+constexpr int kSpotRows = 48;
+
+/// One GEMM: fresh random A, B and C0 on the device, the output C, and the reference. C is
+/// an input when beta != 0, so "poisoning" the output then means restoring C0: an element a
+/// kernel fails to write keeps C0 and fails the check. With beta == 0, C is filled with NaN
+/// poison, which also proves the kernel does not read C.
+class GemmCase {
+ public:
+  struct Shape {
+    int m, n, k;
+    float alpha, beta;
+    bool operator==(const Shape&) const = default;
+  };
+  /// Each input read once, C written once (and read once when beta != 0).
+  static double bytes(const Shape& s) {
+    return 4.0 * (double(s.m) * s.k + double(s.k) * s.n + double(s.m) * s.n * (s.beta == 0.0f ? 1 : 2));
+  }
+  static double flops(const Shape& s) { return 2.0 * s.m * double(s.n) * s.k; }
+
+  GemmCase(const Shape& s, std::uint64_t seed)
+      : s_(s), mn_(std::size_t(s.m) * s.n),
+        a_(std::size_t(s.m) * s.k * 4), b_(std::size_t(s.k) * s.n * 4), c_(mn_ * 4), c0_(mn_ * 4),
+        result_(mn_) {
+    std::vector<float> a(std::size_t(s.m) * s.k), b(std::size_t(s.k) * s.n), c0(mn_);
+    fill_random(a, seed);
+    fill_random(b, seed + 1);
+    fill_random(c0, seed + 2);
+    a_.upload(a.data(), a.size() * 4);
+    b_.upload(b.data(), b.size() * 4);
+    c0_.upload(c0.data(), c0.size() * 4);
+    const double macs = double(s.m) * s.n * s.k;
+    if (macs <= kHostReferenceMacs || !vendor_blas_available()) {
+      reference_.resize(mn_);
+      gemm_reference(s.m, s.n, s.k, s.alpha, a, b, s.beta, c0, reference_);
+      return;
+    }
+    // fp64 rows spread over the matrix, first and last included, then the vendor's fp32 result.
+    for (int i = 0; i < kSpotRows; ++i) spot_rows_.push_back(int(std::int64_t(i) * (s.m - 1) / (kSpotRows - 1)));
+    spot_ref_.resize(spot_rows_.size() * std::size_t(s.n));
+    std::vector<float> a_rows, c_rows;
+    for (int r : spot_rows_) {
+      a_rows.insert(a_rows.end(), a.begin() + std::size_t(r) * s.k, a.begin() + std::size_t(r + 1) * s.k);
+      c_rows.insert(c_rows.end(), c0.begin() + std::size_t(r) * s.n, c0.begin() + std::size_t(r + 1) * s.n);
+    }
+    gemm_reference(int(spot_rows_.size()), s.n, s.k, s.alpha, a_rows, b, s.beta, c_rows, spot_ref_);
+    poison();
+    vendor_sgemm(args(), VendorMath::fp32);
+    gpu::synchronize();
+    c_.download(result_.data(), mn_ * 4);
+    reference_.assign(result_.begin(), result_.end());
+    vendor_reference_ = true;
+    const Comparison spot = check_spots(gemm_tolerance(s.k));
+    if (!spot.passed)
+      throw gpu::Error("the vendor reference itself fails the fp64 spot check at " + label() + ": " + spot.reason);
+  }
+
+  const Shape& shape() const { return s_; }
+  std::string label() const {
+    return fmt::format("{}x{}x{}{}", s_.m, s_.n, s_.k, s_.beta == 0.0f ? " beta=0" : "");
+  }
+  void poison() {
+    if (s_.beta == 0.0f) c_.fill_u32(kPoisonBitsF32);
+    else restore();
+  }
+  void restore() { c_.copy_from(c0_); }
+  /// Judged in fp32 (gemm_tolerance), or in the step's own arithmetic where it declares one
+  /// (TF32 rounds the inputs to 10 mantissa bits).
+  Comparison check(const StepInfo& step) {
+    const double tol = step.dtype ? default_tolerance(*step.dtype, std::size_t(s_.k) + 2) : gemm_tolerance(s_.k);
+    c_.download(result_.data(), mn_ * 4);
+    Comparison full = compare(result_, reference_, tol);
+    if (!vendor_reference_ || !full.passed) return full;
+    Comparison spot = check_spots(tol);
+    if (!spot.passed) return spot;
+    full.rel_l2 = std::max(full.rel_l2, spot.rel_l2);
+    return full;
+  }
+  double bytes() const { return bytes(s_); }
+  double flops() const { return flops(s_); }
+  GemmArgs args() const {
+    return {s_.m, s_.n, s_.k, s_.alpha, s_.beta, a_.as<float>(), b_.as<float>(), c_.as<float>()};
+  }
+  /// "fp64 on the host" or "cuBLAS fp32 (full) + fp64 on N rows".
+  std::string reference_kind() const {
+    return vendor_reference_ ? fmt::format("cuBLAS fp32 (full) + fp64 on {} rows", spot_rows_.size())
+                             : "fp64 on the host";
+  }
+
+ private:
+  Comparison check_spots(double tol) const {
+    std::vector<float> rows;
+    for (int r : spot_rows_)
+      rows.insert(rows.end(), result_.begin() + std::size_t(r) * s_.n, result_.begin() + std::size_t(r + 1) * s_.n);
+    return compare(rows, spot_ref_, tol);
+  }
+
+  Shape s_;
+  std::size_t mn_;
+  gpu::DeviceBuffer a_, b_, c_, c0_;
+  std::vector<float> result_;
+  std::vector<double> reference_, spot_ref_;
+  std::vector<int> spot_rows_;
+  bool vendor_reference_ = false;
+};
+
+using GemmStep = Step<GemmCase>;
+using Shape = GemmCase::Shape;
+
+GemmStep step(int number, std::string name, std::string change, std::string expect, GemmLauncher launch) {
+  return {declare(number, std::move(name), std::move(change), std::move(expect)),
+          [launch](GemmCase& c) { launch(c.args()); }};
+}
+GemmStep vendor_step(VendorMath math) {
+  StepInfo info = declare(0, math == VendorMath::fp32 ? "cublas_fp32" : "cublas_tf32", vendor_blas_name(math),
+                          "the vendor's reference", StepRole::reference);
+  if (math == VendorMath::tf32) info.dtype = DType::tf32;
+  return {info, [math](GemmCase& c) { vendor_sgemm(c.args(), math); }};
+}
+
+/// The ladder, in order, and the vendor rows beside it (cuBLAS fp32 is the ceiling).
+std::vector<GemmStep> ladder() {
+  return {
+      step(1, "naive", "one thread per output, consecutive threads on consecutive rows: A read uncoalesced",
+           "baseline", TUTOR_LAUNCHER(launch_naive)),
+      step(2, "coalesced", "consecutive threads on consecutive columns: B and C coalesced, A broadcast", "~10x",
+           TUTOR_LAUNCHER(launch_coalesced)),
+      step(3, "smem_tiled", "32x32 tiles of A and B staged in shared memory, each global load reused 32 times",
+           "~1.5-2x", TUTOR_LAUNCHER(launch_smem_tiled)),
+      step(4, "reg_tile_1d", "64x64 tiles, 8 outputs per thread in a column: 1.125 shared loads per FMA", "~2x",
+           TUTOR_LAUNCHER(launch_reg_tile_1d)),
+      step(5, "reg_tile_2d", "128x128 tiles, 8x8 outputs per thread (outer product): 0.25 shared loads per FMA",
+           "~1.3-2x", TUTOR_LAUNCHER(launch_reg_tile_2d)),
+      step(6, "vectorized", "128-bit global and shared loads, A tile stored transposed: 4x fewer load "
+                            "instructions", "+20-40%", TUTOR_LAUNCHER(launch_vectorized)),
+      step(7, "conflict_free", "padded A^T tile and fragments 64 floats apart: no bank conflicts on the "
+                               "fragment loads", "+5-15%", TUTOR_LAUNCHER(launch_conflict_free)),
+      step(8, "warp_tiled", "each warp a compact 32x64 sub-tile: fewer distinct addresses per shared load",
+           "0-15%", TUTOR_LAUNCHER(launch_warp_tiled)),
+      step(9, "double_buffered", "two shared buffers + register prefetch: global loads overlap the math; tile "
+                                 "tuned per GPU", "+10-30%", TUTOR_LAUNCHER(launch_double_buffered)),
+      vendor_step(VendorMath::fp32),
+      vendor_step(VendorMath::tf32),
+  };
+}
+
+/// The block tile (bm x bn of C) whose A and B panels a block loads once per k, per step: it
+/// fixes the step's global-memory traffic (0: one A and one B load per FMA).
+const std::map<std::string, std::pair<int, int>> kBlockTile = {
+    {"naive", {0, 0}},         {"coalesced", {0, 0}},     {"smem_tiled", {32, 32}},
+    {"reg_tile_1d", {64, 64}}, {"reg_tile_2d", {128, 128}}, {"vectorized", {128, 128}},
+    {"conflict_free", {128, 128}}, {"warp_tiled", {128, 128}}};
+
+/// Global-memory bytes a step requests for an m x n x k problem (4-byte floats, caches
+/// ignored): a block tile bm x bn re-reads A once per block column and B once per block row,
+/// ceil(n / bn) m k + ceil(m / bm) k n floats; steps without a block tile read one A and one B
+/// float per FMA, 2 m n k. C adds m n floats written and, when beta != 0, m n read.
+double requested_bytes(int bm, int bn, const Shape& s) {
+  const double mn = double(s.m) * s.n, mnk = mn * s.k;
+  const double ab = bm > 0 ? std::ceil(double(s.n) / bn) * double(s.m) * s.k + std::ceil(double(s.m) / bm) * double(s.k) * s.n
+                           : 2.0 * mnk;
+  return 4.0 * (ab + mn * (s.beta != 0.0f ? 2.0 : 1.0));
+}
+
+// ---- The tile of the last step ------------------------------------------------------------------
+
+struct TileOptions {
+  bool tune = false;
+  int index = -1;          ///< --tile-config
+  std::string cache;       ///< --tune-cache
+  TileChoice choice;
+  nlohmann::json tuning;   ///< the tuning pass, when --tune ran
+  bool chosen = false;
+};
+
+/// Times every compiled TileConfig of double_buffered on the timed case after verifying it on the
+/// checks; returns the fastest verified index and the per-config rows.
+int tune(LadderRun<GemmCase>& run, nlohmann::json& rows) {
+  int best = -1;
+  double best_TFLOPs = 0;
+  std::FILE* out = run.lab.human();
+  fmt::print(out, "\ntuning double_buffered on {} ({} configurations):\n", run.timed->label(), tile_config_count());
+  for (int i = 0; i < tile_config_count(); ++i) {
+    select_tile_config(i);
+    const GemmStep s = step(9, fmt::format("tune_{}", i), describe(tile_config(i)), "",
+                            TUTOR_LAUNCHER(launch_double_buffered));
+    const StepResult r = run_step(s, std::span<GemmCase* const>(run.checks.data(), run.checks.size()), *run.timed,
+                                  run.timing);
+    const double tf = r.timed ? run.timed->flops() / (r.time_ms.median * 1e-3) / 1e12 : 0;
+    fmt::print(out, "  [{}] {:<36} {:>8.2f} TFLOP/s  {}\n", i, describe(tile_config(i)), tf,
+               r.verified ? "verified" : "NOT VERIFIED (excluded)");
+    const TileConfig c = tile_config(i);
+    rows.push_back({{"index", i}, {"bm", c.bm}, {"bn", c.bn}, {"bk", c.bk}, {"wm", c.wm}, {"wn", c.wn},
+                    {"threads", c.threads()}, {"verified", r.verified}, {"TFLOPs", tf},
+                    {"time_ms", {{"median", r.time_ms.median}, {"min", r.time_ms.min}, {"max", r.time_ms.max}}}});
+    if (r.verified && tf > best_TFLOPs) best = i, best_TFLOPs = tf;
+  }
+  if (best < 0) throw gpu::Error("--tune: no tile configuration passed verification");
+  return best;
+}
+
+/// Picks the tile of double_buffered once per run (--tile-config, --tune, the cache or the
+/// per-architecture default) and writes it into the step's declaration, so the table and the
+/// record name it.
+void choose_tile(TileOptions& t, LadderRun<GemmCase>& run) {
+  if (!t.chosen) {
+    const gpu::DeviceInfo& dev = run.lab.device().info;
+    const std::string cache = t.cache.empty() ? default_tune_cache_path(dev) : t.cache;
+    t.choice = t.index >= 0 ? TileChoice{t.index, "--tile-config"} : choose_tile_config(dev, cache);
+    if (t.tune) {
+      nlohmann::json rows = nlohmann::json::array();
+      const int best = tune(run, rows);
+      t.choice = {best, "tuned in this run"};
+      std::string where = "not written (no cache path: set XDG_CACHE_HOME or HOME, or give --tune-cache)";
+      if (!cache.empty()) {
+        double best_tf = 0;
+        for (const auto& r : rows)
+          if (r["index"] == best) best_tf = r["TFLOPs"].get<double>();
+        write_tune_cache(cache, dev, best, best_tf, run.timed->label());
+        where = cache;
+      }
+      fmt::print(run.lab.human(), "chosen: [{}] {}; cached in {}\n", best, describe(tile_config(best)), where);
+      t.tuning = {{"configs", rows}, {"chosen", best}, {"cache", where}};
+    }
+    select_tile_config(t.choice.index);
+    t.chosen = true;
+  }
+  for (auto& s : run.steps)
+    if (s.info.name == "double_buffered")
+      s.info.params = describe(tile_config(t.choice.index)) + ", " + t.choice.source;
+}
+
+}  // namespace
+}  // namespace tutor::a07
+
+int main(int argc, char** argv) {
+  using namespace tutor;
+  using namespace tutor::a07;
+  Shape size{4096, 4096, 4096, 0.5f, 3.0f};
+  bool no_tf32 = false;
+  TileOptions tile;
+  LadderLab<GemmCase> lab;
+  lab.name = "a07_sgemm";
+  lab.module = "A07";
+  lab.summary = "A07 Tiled GEMM: the SGEMM ladder from a naive kernel to near cuBLAS, every step verified at "
+                "awkward sizes and timed against cublasSgemm on this GPU";
+  lab.steps = ladder();
+  std::string tiles;
+  for (int i = 0; i < tile_config_count(); ++i) tiles += fmt::format("{}[{}] {}", i ? "; " : "", i, describe(tile_config(i)));
+  lab.steps[8].info.params = "tiles compiled (--tile-config N): " + tiles;
+  lab.run_defaults = {.reps = 20, .warmup = 3, .max_reps = 1000, .skip_large_check = true};
+  lab.ceiling = CeilingFrom::reference;
+  lab.ceiling_step = "cublas_fp32";
+  lab.unit = CeilingUnit::TFLOPs;
+  // 1; m, n or k = 1; 128^3 (where a well-known public ladder's double-buffered step fails);
+  // primes that are no multiple of 4 (the scalar fallback paths); 1000^3 (partial tiles on the
+  // vector path); 4097^3 (partial tiles, scalar path, vendor reference). alpha and beta vary;
+  // beta = 0 proves C is not read.
+  lab.verify_shapes = {{1, 1, 1, 1.5f, 0.5f},          {1, 129, 127, 1.0f, 0.0f},   {127, 1, 129, -0.5f, 2.0f},
+                       {129, 127, 1, 2.0f, 0.0f},      {128, 128, 128, 0.5f, 3.0f}, {257, 131, 509, 0.75f, -1.25f},
+                       {1000, 1000, 1000, 1.0f, 0.0f}, {4097, 4097, 4097, 0.5f, 3.0f}};
+  lab.is_large = [](const Shape& s) { return double(s.m) * s.n * s.k > 2e7; };
+  lab.timed_shape = [&] { return size; };
+  lab.add_options = [&](CLI::App& app) {
+    app.add_option("--m", size.m, "rows of A and C")->check(decimal_integer())->check(CLI::Range(1, 32768));
+    app.add_option("--n", size.n, "columns of B and C")->check(decimal_integer())->check(CLI::Range(1, 32768));
+    app.add_option("--k", size.k, "columns of A, rows of B (the reduction length)")
+        ->check(decimal_integer())->check(CLI::Range(1, 32768));
+    // |alpha|, |beta| <= 1e30 keep alpha * acc finite in fp32 for the inputs the lab draws.
+    const CLI::Validator scalar_range(
+        [](const std::string& text) { return std::fabs(std::stod(text)) <= 1e30 ? "" : "must be between -1e30 and 1e30"; },
+        "-1e30..1e30");
+    app.add_option("--alpha", size.alpha, "C = alpha*A*B + beta*C")->check(finite_number())->check(scalar_range);
+    app.add_option("--beta", size.beta, "C = alpha*A*B + beta*C (0: C is not read)")
+        ->check(finite_number())->check(scalar_range);
+    app.add_flag("--tune", tile.tune, "time every tile configuration of the last step on this GPU, cache the "
+                                      "fastest for this device, then run the ladder with it");
+    app.add_option("--tune-cache", tile.cache, "tuning cache file (default: $XDG_CACHE_HOME or ~/.cache, then "
+                                               "/gpu-ml-tutor/a07_sgemm-<arch>-<device>.json)")->option_text("PATH");
+    app.add_option("--tile-config", tile.index, "use this tile configuration for the last step (an index of "
+                                                "--list's table) instead of the cache or default")
+        ->check(decimal_integer())->check(CLI::Range(0, tile_config_count() - 1))->default_str("cache or default");
+    app.add_flag("--no-tf32", no_tf32, "skip the TF32 tensor-core cuBLAS row");
+  };
+  lab.check_options = [&] {
+    if (tile.tune && tile.index >= 0) throw UsageError("--tile-config: cannot be combined with --tune");
+    if (tile.cache == "-") throw UsageError("--tune-cache: give a file path, not '-'");
+    require_writable("--tune-cache", tile.cache);
+    if (no_tf32) std::erase_if(lab.steps, [](const auto& s) { return s.info.name == "cublas_tf32"; });
+  };
+  lab.sweep = LadderLab<GemmCase>::Sweep{"--sizes", "sweep mode: comma-separated square sizes (m = n = k), each "
+                                                    "1..16384; with --csv and --plot", "size", 1, 16384,
+                                         [&](int s) { return Shape{s, s, s, size.alpha, size.beta}; }};
+  lab.describe = [](const Shape& s) {
+    return fmt::format("sgemm fp32 {}x{}x{} (C = {}*A*B + {}*C), {:.1f} GFLOP per launch", s.m, s.n, s.k, s.alpha,
+                       s.beta, GemmCase::flops(s) / 1e9);
+  };
+  lab.problem = [](const Shape& s) {
+    return nlohmann::json{{"op", "sgemm"}, {"dtype", "fp32"}, {"layout", "row-major, C = alpha*A*B + beta*C"},
+                          {"m", s.m}, {"n", s.n}, {"k", s.k}, {"alpha", s.alpha}, {"beta", s.beta},
+                          {"flops_per_launch", GemmCase::flops(s)}};
+  };
+  lab.model_row = [&](const StepInfo& step, const Shape& s) {
+    auto tile_of = [&] {
+      if (step.name != "double_buffered") return kBlockTile.at(step.name);
+      const TileConfig c = tile_config(tile.index >= 0 ? tile.index : 0);  // --tile-config, else the portable default
+      return std::pair{c.bm, c.bn};
+    };
+    const auto [bm, bn] = step.role == StepRole::ladder ? tile_of() : std::pair{0, 0};
+    return ModelRow{step.name, requested_bytes(bm, bn, s), GemmCase::flops(s),
+                    bm > 0 ? fmt::format("block tile {}x{}: A and B panels read once per block", bm, bn)
+                           : "one A and one B load per FMA (caches ignored)"};
+  };
+  lab.device_bytes = [](const Shape& s) {
+    return 4.0 * (double(s.m) * s.k + double(s.k) * s.n + 2.0 * s.m * s.n);
+  };
+  lab.before_steps = [&](LadderRun<GemmCase>& run) { choose_tile(tile, run); };
+  lab.after_steps = [&](LadderRun<GemmCase>& run, nlohmann::json& record) {
+    const TileConfig c = tile_config(tile.choice.index);
+    const hw::GpuSpec* spec = hw::match_runtime_name(run.lab.device().info.name);
+    record["problem"]["reference"] = run.timed->reference_kind();
+    run.notes["vendor_library"] = vendor_blas_name(VendorMath::fp32);
+    run.notes["fp32_peak_TFLOPs_datasheet"] = spec ? spec->fp32_TFLOPs.value : 0.0;
+    run.notes["fp32_peak_source"] = spec ? std::string(spec->fp32_TFLOPs.source) : "GPU not in the table";
+    run.notes["tile_config"] = {{"index", tile.choice.index}, {"bm", c.bm}, {"bn", c.bn}, {"bk", c.bk},
+                                {"wm", c.wm}, {"wn", c.wn}, {"threads", c.threads()}, {"source", tile.choice.source}};
+    run.notes["timing"]["clock"] = "device events, one pair per launch; C restored before each launch (untimed)";
+    if (!tile.tuning.is_null()) run.notes["tuning"] = tile.tuning;
+    fmt::print(run.lab.human(), "reference: {}\n", run.timed->reference_kind());
+  };
+  return ladder_main(lab, argc, argv);
+}
