@@ -20,7 +20,7 @@
 set(TUTOR_WARNINGS $<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang>:-Wall -Wextra -Wpedantic>)
 
 function(tutor_add_lab)
-  cmake_parse_arguments(LAB "" "NAME;MODULE;TWIN" "HOST;CUDA;HIP;LIBS;CUDA_LIBS;HIP_LIBS" ${ARGN})
+  cmake_parse_arguments(LAB "" "NAME;MODULE" "HOST;CUDA;HIP;LIBS;CUDA_LIBS;HIP_LIBS;TWIN" ${ARGN})
   if(NOT LAB_NAME OR NOT LAB_MODULE OR NOT LAB_HOST)
     message(FATAL_ERROR "tutor_add_lab: NAME, MODULE and HOST are required")
   endif()
