@@ -46,7 +46,7 @@ void destroy_graph(void* graph);
 enum class GemmMath {
   fp32,  ///< cublasSgemm, CUBLAS_DEFAULT_MATH: fp32 FMA, no tensor cores
   tf32,  ///< cublasSgemm, CUBLAS_TF32_TENSOR_OP_MATH: inputs rounded to TF32, fp32 accumulation
-  bf16,  ///< cublasGemmEx: bf16 A, B and C, CUBLAS_COMPUTE_32F (fp32 accumulation)
+  bf16,  ///< cublasGemmEx: bf16 A and B, fp32 C, CUBLAS_COMPUTE_32F (fp32 accumulation)
 };
 
 /// True when this build has a vendor BLAS (the HIP build on Debian 12 has none).
@@ -55,9 +55,9 @@ bool blas_available();
 /// One line naming the library call and its math mode, or why there is none.
 const char* blas_name(GemmMath math);
 
-/// C (m x n) = A (m x k) B (k x n), row-major, alpha 1, beta 0. A, B and C are float for fp32
-/// and tf32, bf16 bits (std::uint16_t) for bf16. Throws gpu::Error when the library fails or
-/// is not in this build.
+/// C (m x n) = A (m x k) B (k x n), row-major, alpha 1, beta 0. C is float; A and B are float
+/// for fp32 and tf32, bf16 bits (std::uint16_t) for bf16. Throws gpu::Error when the library
+/// fails or is not in this build.
 void gemm(GemmMath math, int m, int n, int k, const void* a, const void* b, void* c);
 
 // ---- the vendor's device-wide primitives (CUB on NVIDIA, rocPRIM on AMD) -------------------

@@ -165,7 +165,7 @@ const char* blas_name(GemmMath math) {
   switch (math) {
     case GemmMath::fp32: return "cublasSgemm, CUBLAS_DEFAULT_MATH (fp32 FMA, no tensor cores)";
     case GemmMath::tf32: return "cublasSgemm, CUBLAS_TF32_TENSOR_OP_MATH (TF32 tensor cores, fp32 accumulation)";
-    case GemmMath::bf16: return "cublasGemmEx, bf16 A/B/C, CUBLAS_COMPUTE_32F (bf16 tensor cores, fp32 accumulation)";
+    case GemmMath::bf16: return "cublasGemmEx, bf16 A and B, fp32 C, CUBLAS_COMPUTE_32F (bf16 tensor cores, fp32 accumulation)";
   }
   return "";
 }
@@ -177,7 +177,7 @@ void gemm(GemmMath math, int m, int n, int k, const void* a, const void* b, void
   if (math == GemmMath::bf16) {
     check(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
     check(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b, CUDA_R_16BF, n, a, CUDA_R_16BF, k, &beta, c,
-                       CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                       CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
           "cublasGemmEx");
   } else {
     check(cublasSetMathMode(h, math == GemmMath::fp32 ? CUBLAS_DEFAULT_MATH : CUBLAS_TF32_TENSOR_OP_MATH),
