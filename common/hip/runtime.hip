@@ -193,11 +193,11 @@ double measure_fma_TFLOPs(int reps) {
   return flops / (median(ms) * 1e-3) / 1e12;
 }
 
-// rocprof names kernels by symbol; a named range needs roctx, which this build lacks.
 // ROCm's management library (rocm_smi) is not loaded by this build: Debian 12 does not package
 // it. The record says so instead of guessing the clocks.
 ClockSample read_clocks() { return {false, "not read: this build does not load ROCm SMI", 0, 0, 0, 0, 0, 0, {}}; }
 
+// rocprof names kernels by symbol; a named range needs roctx, which this build lacks.
 ProfilerRange::ProfilerRange(const char* name) { (void)name; }
 ProfilerRange::~ProfilerRange() {}
 

@@ -73,14 +73,16 @@ namespace {
 /// The one name a write's temporary file ever has: ".<target name>.<pid>.tutor-tmp" beside the
 /// target. A crash can leave at most this one file per process; the next write removes it.
 std::string temporary_name(const fs::path& target, pid_t pid) {
-  return (target.parent_path() / ("." + target.filename().string() + "." + std::to_string(pid) + ".tutor-tmp"))
-      .string();
+  std::string name = ".";  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "." + string
+  name.append(target.filename().string()).append(".").append(std::to_string(pid)).append(".tutor-tmp");
+  return (target.parent_path() / name).string();
 }
 
 /// Removes the temporaries of earlier writes to `target` whose process has ended (killed in the
 /// middle of a write); a live process's temporary is left alone.
 void remove_stale_temporaries(const fs::path& target) {
-  const std::string prefix = "." + target.filename().string() + ".";
+  std::string prefix = ".";
+  prefix.append(target.filename().string()).append(".");
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(target.parent_path(), ec)) {
     const std::string name = entry.path().filename().string();

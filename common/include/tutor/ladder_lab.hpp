@@ -121,7 +121,8 @@ nlohmann::json rows_json(const std::vector<StepResult>& rows);
 }  // namespace detail
 
 /// Selects the steps named by --variant (all ladder and reference steps when none is named;
-/// the exercise only by name). Throws UsageError naming the allowed names.
+/// the exercise only by name). Reference rows always run: they are the ceiling and the
+/// comparison every step is read against. Throws UsageError naming the allowed names.
 template <class Case>
 std::vector<Step<Case>> select_steps(const std::vector<Step<Case>>& all, const std::vector<std::string>& names) {
   std::vector<Step<Case>> out;
@@ -135,8 +136,10 @@ std::vector<Step<Case>> select_steps(const std::vector<Step<Case>>& all, const s
   for (const auto& want : names) {
     auto it = std::find_if(all.begin(), all.end(), [&](const auto& s) { return s.info.name == want; });
     if (it == all.end()) throw UsageError("--variant: unknown step '" + want + "'; allowed: " + allowed);
-    out.push_back(*it);
+    if (it->info.role != StepRole::reference) out.push_back(*it);
   }
+  for (const auto& s : all)
+    if (s.info.role == StepRole::reference) out.push_back(s);
   return out;
 }
 
