@@ -3,15 +3,18 @@
 # checked without one (bad options exit 2, a run exits 3 or, on a GPU, 0).
 include(GoogleTest)
 
-# tutor_add_test(<name> <sources...>): a GoogleTest executable linked to tutor_common, its
-# tests discovered into ctest. TUTOR_SOURCE_DIR points tests at data/ and fixtures.
+# tutor_add_test(<name> <sources...> [PREFIX <p>]): a GoogleTest executable linked to
+# tutor_common, its tests discovered into ctest (named <p>Suite.Test with a PREFIX, so
+# `ctest -R b06` selects a module's unit tests with its CLI tests). TUTOR_SOURCE_DIR points
+# tests at data/ and fixtures.
 function(tutor_add_test name)
-  add_executable(${name} ${ARGN})
+  cmake_parse_arguments(T "" "PREFIX" "" ${ARGN})
+  add_executable(${name} ${T_UNPARSED_ARGUMENTS})
   target_link_libraries(${name} PRIVATE tutor_common GTest::gtest_main)
   target_include_directories(${name} PRIVATE "${CMAKE_SOURCE_DIR}" "${CMAKE_CURRENT_SOURCE_DIR}/..")
   target_compile_definitions(${name} PRIVATE TUTOR_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
   target_compile_options(${name} PRIVATE ${TUTOR_WARNINGS})
-  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST)
+  gtest_discover_tests(${name} TEST_PREFIX "${T_PREFIX}" DISCOVERY_MODE PRE_TEST)
 endfunction()
 
 # tutor_cli_test(<name> <expected codes> <exe> ARGS <args...> [STDERR regex] [STDOUT regex]

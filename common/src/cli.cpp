@@ -130,7 +130,9 @@ class HelpFormatter : public CLI::Formatter {
     else if (std::regex_search(type, m, choices)) notes.push_back("one of " + m[1].str());
     const std::string def = opt->get_default_str();
     const bool says_default = desc.find("default") != std::string::npos;
-    if (!opt->get_type_name().empty() && !says_default && !def.empty() && def != "[]" && def != "\"\"")
+    // A required option has no default: its variable's initial value is never used.
+    if (!opt->get_type_name().empty() && !says_default && !opt->get_required() && !def.empty() && def != "[]" &&
+        def != "\"\"")
       notes.push_back("default " + def);
     if (opt->get_required()) notes.push_back("required");
     for (const CLI::Option* other : opt->get_excludes()) notes.push_back("not with " + other->get_name());

@@ -3,7 +3,7 @@
 //
 //   b05_transformer calc --model llama-3.1-8b [--context 8192] [--dtype bf16] [--kv-dtype fp8]
 //   b05_transformer calc --config path/to/config.json --explain
-//   b05_transformer calc --model deepseek-v3 --json out.json
+//   b05_transformer calc --model deepseek-v3 --json out.json     (--json - : the record on stdout)
 //   b05_transformer --list-models
 //
 // Every number is one row: a value, the formula with this model's numbers in it, and where
@@ -19,6 +19,7 @@
 #include "calculator.hpp"
 #include "model.hpp"
 #include "tutor/cli.hpp"
+#include "tutor/output.hpp"
 #include "tutor/report.hpp"
 
 namespace tutor::b05 {
@@ -97,7 +98,7 @@ std::string i64(std::int64_t v) { return std::to_string(v); }
 // ---- the report ------------------------------------------------------------------------------
 
 struct CalcOptions {
-  std::string config_path, model_name, dtype = "bf16", kv_dtype, json_path;
+  std::string config_path, model_name, dtype = "bf16", kv_dtype;
   std::int64_t context = 4096;
   bool explain = false, list_models = false;
 };
@@ -287,7 +288,7 @@ std::vector<Row> build_rows(const ModelConfig& m, const CalcOptions& o, double w
   return rows;
 }
 
-int run_calc(CalcOptions o, int argc, char** argv) {
+int run_calc(CalcOptions o, Outputs& out, int argc, char** argv) {
   if (o.config_path.empty() == o.model_name.empty())
     throw UsageError("calc: give exactly one of --model NAME (a shipped config) or --config FILE");
   const auto wbytes = dtype_bytes(o.dtype);
@@ -307,7 +308,7 @@ int run_calc(CalcOptions o, int argc, char** argv) {
   }
 
   const std::vector<Row> rows = build_rows(m, o, *wbytes, *kvbytes);
-  std::FILE* human = o.json_path == "-" ? stderr : stdout;
+  std::FILE* human = out.human();
   fmt::print(human, "kind: model (computed from the config's shapes; no GPU, nothing measured)\n");
   fmt::print(human, "model: {} ({}){}\n", m.name, m.model_type, m.source.empty() ? "" : "  [source: data/models/SOURCES.md]");
   const std::string heads =
@@ -343,7 +344,7 @@ int run_calc(CalcOptions o, int argc, char** argv) {
   }
   if (!o.explain) fmt::print(human, "\n(--explain prints the formula and source of every number)\n");
 
-  if (!o.json_path.empty()) {
+  if (out.json()) {
     nlohmann::json quantities = nlohmann::json::object();
     for (const Row& r : rows)
       quantities[r.key] = {{"label", r.label}, {"value", r.value}, {"unit", r.unit}, {"formula", r.formula}, {"source", r.source}};
@@ -351,23 +352,16 @@ int run_calc(CalcOptions o, int argc, char** argv) {
     for (const auto& g : kv_layer_groups(m, *kvbytes))
       layers.push_back({{"kind", to_string(g.kind)}, {"window", g.window}, {"layers", g.layers},
                         {"kv_bytes_per_token_per_layer", g.bytes_per_token_per_layer}});
-    nlohmann::json record = {
-        {"lab", "b05_transformer"}, {"module", "B05"}, {"kind", "model"}, {"command", command_line(argc, argv)},
-        {"model", {{"name", m.name}, {"model_type", m.model_type}, {"source", m.source},
-                   {"hidden_size", m.hidden_size}, {"num_layers", m.num_layers}, {"num_heads", m.num_heads},
-                   {"num_kv_heads", m.num_kv_heads}, {"head_dim", m.head_dim},
-                   {"intermediate_size", m.intermediate_size}, {"vocab_size", m.vocab_size},
-                   {"tie_word_embeddings", m.tie_word_embeddings}, {"num_experts", m.num_experts},
-                   {"experts_per_token", m.experts_per_token}, {"num_shared_experts", m.num_shared_experts},
-                   {"moe_intermediate_size", m.moe_intermediate_size}, {"kv_lora_rank", m.kv_lora_rank},
-                   {"qk_rope_head_dim", m.qk_rope_head_dim}, {"attention_layers", layers}}},
-        {"problem", {{"context", o.context}, {"dtype", o.dtype}, {"bytes_per_param", *wbytes},
-                     {"kv_dtype", o.kv_dtype}, {"kv_bytes_per_element", *kvbytes}}},
-        {"quantities", quantities},
-        {"notes", {{"causal_masking", "attention FLOPs count only unmasked (query, key) pairs"},
-                   {"flop", "2 FLOPs per multiply-accumulate"},
-                   {"bytes", "bytes; 1 GB = 1e9 B"}}}};
-    write_json(record, o.json_path);  // an unwritable path throws UsageError naming --json
+    nlohmann::json record = record_head("b05_transformer", "B05", "model", command_line(argc, argv), "calc");
+    record["model"] = to_json(m);
+    record["model"]["attention_layers"] = layers;
+    record["problem"] = {{"context", o.context}, {"dtype", o.dtype}, {"bytes_per_param", *wbytes},
+                         {"kv_dtype", o.kv_dtype}, {"kv_bytes_per_element", *kvbytes}};
+    record["quantities"] = quantities;
+    record["notes"] = {{"causal_masking", "attention FLOPs count only unmasked (query, key) pairs"},
+                       {"flop", "2 FLOPs per multiply-accumulate"},
+                       {"bytes", "bytes; 1 GB = 1e9 B"}};
+    out.write_json(record);
   }
   return kExitOk;
 }
@@ -381,20 +375,21 @@ int run(int argc, char** argv) {
 
   CalcOptions o;
   auto* calc = app.add_subcommand("calc", "compute every number for one model");
-  auto* model_opt = calc->add_option("--model", o.model_name, "a shipped config by file stem (see --list-models)");
-  auto* config_opt = calc->add_option("--config", o.config_path, "a Hugging Face config.json (any path)");
+  auto* model_opt = calc->add_option("--model", o.model_name, "a shipped config by file stem (see --list-models); "
+                                                               "one of --model or --config is required");
+  auto* config_opt = calc->add_option("--config", o.config_path, "a Hugging Face config.json (any path), instead of --model");
   model_opt->excludes(config_opt);
   calc->add_option("--context", o.context, "context length in tokens (>= 1; default 4096)")
       ->check(decimal_integer())->check(CLI::Range(1, 1 << 30));
   calc->add_option("--dtype", o.dtype, "weight and activation dtype: " + known_dtypes() + " (default bf16)");
   calc->add_option("--kv-dtype", o.kv_dtype, "KV-cache dtype (default: --dtype)");
-  auto* json = calc->add_option("--json", o.json_path, "write the record as JSON to PATH ('-' or no PATH: stdout)")
-                   ->expected(0, 1);
+  Outputs out(*calc);
   calc->add_flag("--explain", o.explain, "print each number's formula and source");
   calc->add_flag("--list-models", o.list_models, "list the shipped model configs");
 
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
   if (list_models || o.list_models) {
+    out.refuse("--list-models only prints the shipped configs");
     const auto stems = shipped_models();
     if (stems.empty()) throw UsageError("--list-models: no configs found in " + models_dir());
     for (const auto& s : stems) fmt::print("{}\n", s);
@@ -402,10 +397,8 @@ int run(int argc, char** argv) {
   }
   if (!calc->parsed())
     throw UsageError("missing subcommand: b05_transformer calc --model NAME | --config FILE (or --list-models)");
-  if (json->count() > 0 && o.json_path.empty()) o.json_path = "-";
-  require_writable("--json", o.json_path);
-  require_distinct_outputs({{"--json", o.json_path}}, {{"--config", o.config_path}});
-  return run_calc(o, argc, argv);
+  out.check({{"--config", o.config_path}});
+  return run_calc(o, out, argc, argv);
 }
 
 }  // namespace

@@ -383,4 +383,25 @@ ModelConfig load_model_option(const std::string& model, const std::string& confi
   }
 }
 
+nlohmann::json to_json(const ModelConfig& m) {
+  return {{"name", m.name},
+          {"model_type", m.model_type},
+          {"source", m.source},
+          {"hidden_size", m.hidden_size},
+          {"num_layers", m.num_layers},
+          {"num_heads", m.num_heads},
+          {"num_kv_heads", m.num_kv_heads},
+          {"head_dim", m.head_dim},
+          {"intermediate_size", m.intermediate_size},
+          {"vocab_size", m.vocab_size},
+          {"max_position_embeddings", m.max_position_embeddings},
+          {"tie_word_embeddings", m.tie_word_embeddings},
+          {"num_experts", m.num_experts},
+          {"experts_per_token", m.experts_per_token},
+          {"num_shared_experts", m.num_shared_experts},
+          {"moe_intermediate_size", m.moe_intermediate_size},
+          {"kv_lora_rank", m.kv_lora_rank},
+          {"qk_rope_head_dim", m.qk_rope_head_dim}};
+}
+
 }  // namespace tutor::b05

@@ -149,6 +149,10 @@ ModelConfig load_model_option(const std::string& model, const std::string& confi
 /// The folder shipped configs are read from (see load_shipped_model).
 std::string models_dir();
 
+/// The shape for a record, under the names of this struct (num_layers, num_kv_heads, ...):
+/// the one "model" object B05, B06 and C07 write.
+nlohmann::json to_json(const ModelConfig& model);
+
 /// The model_type values the parser knows, comma-separated (for messages and --help).
 std::string known_families();
 

@@ -25,14 +25,14 @@
 
 #include "batch_sim.hpp"
 #include "calculator.hpp"
+#include "gpu_choice.hpp"
 #include "kv_planner.hpp"
 #include "model.hpp"
 #include "spec_decode.hpp"
 #include "step_cost.hpp"
-#include "tutor/atomic_file.hpp"
 #include "tutor/cli.hpp"
+#include "tutor/output.hpp"
 #include "tutor/report.hpp"
-#include "tutor/hardware.hpp"
 #include "workload.hpp"
 
 namespace tutor::b06 {
@@ -41,9 +41,6 @@ namespace {
 using nlohmann::json;
 
 // ---- shared helpers ---------------------------------------------------------------------
-
-
-
 
 double dtype_or_throw(const std::string& option, const std::string& dtype) {
   const auto b = b05::dtype_bytes(dtype);
@@ -61,67 +58,6 @@ struct ModelOptions {
 };
 
 b05::ModelConfig load_model(const ModelOptions& o) { return b05::load_model_option(o.model, o.config); }
-
-/// A GPU of common's table, or a JSON file with the table's field names.
-struct GpuChoice {
-  std::string key, name;
-  double memory_GB = 0, hbm_bandwidth_GBps = 0, bf16_TFLOPs = 0;
-  std::string bandwidth_source, compute_source;
-  GpuMemory memory;
-};
-
-/// A field of a GPU JSON file: a number, or {"value": number, "source": "..."} like the table.
-double gpu_field(const json& j, const std::string& path, const char* field, std::string* source) {
-  if (!j.contains(field)) throw UsageError(fmt::format("--gpu: {}: field '{}' missing", path, field));
-  const json& v = j.at(field);
-  const json& num = v.is_object() && v.contains("value") ? v.at("value") : v;
-  if (!num.is_number() || !(num.get<double>() > 0))
-    throw UsageError(fmt::format("--gpu: {}: field '{}' must be a number > 0", path, field));
-  if (v.is_object() && v.contains("source") && !v.at("source").is_string())
-    throw UsageError(fmt::format("--gpu: {}: field '{}': source must be a string", path, field));
-  if (source) *source = v.is_object() && v.contains("source") ? v.at("source").get<std::string>() : path;
-  return num.get<double>();
-}
-
-GpuChoice choose_gpu(const std::string& name, double memory_override_gib) {
-  GpuChoice g;
-  if (name.ends_with(".json")) {
-    std::string in;
-    try {
-      in = read_text_file(name, std::size_t(1) << 20);
-    } catch (const std::runtime_error& e) {
-      throw UsageError(fmt::format("--gpu: {}: {}", name, e.what()));
-    }
-    json j;
-    try {
-      j = json::parse(in);
-    } catch (const json::exception& e) {
-      throw UsageError(fmt::format("--gpu: {}: not JSON ({})", name, e.what()));
-    }
-    g.key = name;
-    g.name = j.contains("name") && j["name"].is_string() ? j["name"].get<std::string>() : name;
-    std::string memory_source;
-    g.memory_GB = gpu_field(j, name, "memory_GB", &memory_source);
-    g.hbm_bandwidth_GBps = gpu_field(j, name, "hbm_bandwidth_GBps", &g.bandwidth_source);
-    g.bf16_TFLOPs = gpu_field(j, name, "bf16_TFLOPs", &g.compute_source);
-    g.memory = {g.memory_GB * 1e9, false, fmt::format("{} GB x 1e9 B from {}", g.memory_GB, memory_source)};
-  } else {
-    const hw::GpuSpec* spec = hw::find_gpu(name);
-    if (!spec) throw UsageError(fmt::format("--gpu: unknown GPU '{}'; allowed: {} (or a .json file)", name,
-                                            hw::known_keys()));
-    g.key = spec->key;
-    g.name = spec->name;
-    g.memory_GB = spec->memory_GB.value;
-    g.hbm_bandwidth_GBps = spec->hbm_bandwidth_GBps.value;
-    g.bf16_TFLOPs = spec->bf16_TFLOPs.value;
-    g.bandwidth_source = spec->hbm_bandwidth_GBps.source;
-    g.compute_source = spec->bf16_TFLOPs.source;
-    g.memory = gpu_memory(*spec);
-  }
-  if (memory_override_gib > 0)
-    g.memory = {memory_override_gib * kGiB, true, fmt::format("--gpu-memory-gib {}", memory_override_gib)};
-  return g;
-}
 
 // ---- kv ---------------------------------------------------------------------------------
 
@@ -210,44 +146,19 @@ KvSetup plan_from_options(KvOptions o) {
   return s;
 }
 
-constexpr const char* kKvFormula =
-    "pool per GPU = total x utilization - weights/TP - activation peak - non-torch; pages = floor(pool / "
-    "(block_size x kv_bytes_per_token_per_gpu)); kv heads per GPU = max(1, kv_heads / TP)";
-constexpr const char* kKvSource =
-    "vLLM: vllm/worker/worker.py Worker.determine_num_available_blocks; vllm/worker/cache_engine.py "
-    "CacheEngine.get_cache_block_size; vllm/config.py ModelConfig.get_num_kv_heads; defaults from "
-    "vllm/engine/arg_utils.py (block_size 16, gpu_memory_utilization 0.90); docs.vllm.ai Engine Arguments";
-
+/// The kv record's body (also the batch record's "engine"): the model, the GPU, the inputs
+/// and the plan, each written by its own to_json (B05's model, B06's GPU and plan, which C07
+/// writes too).
 json kv_json(const KvSetup& s, const KvOptions& o) {
-  const KvPlan& p = s.plan;
-  return {{"model", {{"name", s.model.name}, {"model_type", s.model.model_type}, {"layers", s.model.num_layers},
-                     {"kv_heads", s.model.num_kv_heads}, {"head_dim", s.model.head_dim},
-                     {"max_position_embeddings", s.model.max_position_embeddings}}},
-          {"gpu", {{"name", s.gpu.name}, {"key", s.gpu.key}, {"total_memory_bytes", s.gpu.memory.total_bytes},
-                   {"total_memory_GiB", s.gpu.memory.total_bytes / kGiB},
-                   {"total_memory_runtime_reported", s.gpu.memory.runtime_reported},
-                   {"total_memory_source", s.gpu.memory.source}}},
-          {"inputs", {{"gpus", s.request.gpus}, {"tp", s.request.tp}, {"weight_dtype", o.weight_dtype},
-                      {"kv_dtype", o.kv_dtype}, {"memory_utilization", s.request.memory_utilization},
-                      {"activation_reserve_GiB", s.request.activation_reserve_bytes / kGiB},
-                      {"non_torch_GiB", s.request.non_torch_bytes / kGiB}, {"block_size", s.request.block_size},
-                      {"context", p.context}}},
-          {"per_gpu", {{"budget_bytes", p.pool.budget_bytes}, {"weight_bytes", p.weight_bytes_per_gpu},
-                       {"activation_bytes", s.request.activation_reserve_bytes},
-                       {"non_torch_bytes", s.request.non_torch_bytes}, {"kv_pool_bytes", p.pool.pool_bytes},
-                       {"kv_pool_GiB", p.pool.pool_bytes / kGiB}, {"kv_heads", p.kv_heads_per_gpu},
-                       {"kv_bytes_per_token", p.kv_bytes_per_token_per_gpu}, {"block_bytes", p.pool.block_bytes},
-                       {"blocks", p.pool.blocks}, {"tokens", p.pool.tokens}}},
-          {"node", {{"replicas", p.replicas}, {"kv_pool_bytes", p.pool_bytes_total}, {"tokens", p.tokens_total},
-                    {"weight_bytes", p.weight_bytes_total}, {"kv_bytes_per_token_model", p.kv_bytes_per_token_model},
-                    {"kv_heads_replicated", p.kv_heads_replicated}}},
-          {"sequence", {{"context", p.context}, {"kv_bytes_per_gpu", p.sequence_bytes_per_gpu},
-                        {"blocks", p.blocks_per_sequence}, {"max_concurrent_sequences", p.max_sequences}}},
-          {"binds", to_string(p.binds)},
-          {"binds_why", p.binds_why},
-          {"notes", p.notes},
-          {"formula", kKvFormula},
-          {"source", kKvSource}};
+  json j = {{"model", b05::to_json(s.model)},
+            {"gpu", to_json(s.gpu)},
+            {"inputs", {{"gpus", s.request.gpus}, {"tp", s.request.tp}, {"weight_dtype", o.weight_dtype},
+                        {"kv_dtype", o.kv_dtype}, {"memory_utilization", s.request.memory_utilization},
+                        {"activation_reserve_GiB", s.request.activation_reserve_bytes / kGiB},
+                        {"non_torch_GiB", s.request.non_torch_bytes / kGiB}, {"block_size", s.request.block_size},
+                        {"context", s.plan.context}}}};
+  j.update(to_json(s.plan));
+  return j;
 }
 
 void print_kv(std::FILE* out, const KvSetup& s, const KvOptions& o) {
@@ -281,17 +192,16 @@ void print_kv(std::FILE* out, const KvSetup& s, const KvOptions& o) {
              group(p.blocks_per_sequence), group(p.max_sequences));
   fmt::print(out, "  binds: {}: {}\n", to_string(p.binds), p.binds_why);
   for (const auto& n : p.notes) fmt::print(out, "  note: {}\n", n);
-  fmt::print(out, "\nformula: {}\nsource: {}\n", kKvFormula, kKvSource);
+  fmt::print(out, "\nformula: {}\nsource: {}\n", kKvPlanFormula, kKvPlanSource);
 }
 
-int run_kv(const KvOptions& o, const std::string& json_path, const std::string& command) {
-  require_writable("--json", json_path);
-  require_distinct_outputs({{"--json", json_path}}, {{"--config", o.model.config}, {"--gpu", o.gpu}});
+int run_kv(const KvOptions& o, Outputs& out, const std::string& command) {
+  out.check({{"--config", o.model.config}, {"--gpu", o.gpu}});
   const KvSetup s = plan_from_options(o);
   json j = record_head("b06_serving", "B06", "model", command, "kv");
   j.update(kv_json(s, o));
-  print_kv(json_path == "-" ? stderr : stdout, s, o);
-  if (!json_path.empty()) write_output("--json", json_path, j.dump(2) + "\n");
+  print_kv(out.human(), s, o);
+  out.write_json(j);
   return kExitOk;
 }
 
@@ -299,9 +209,9 @@ int run_kv(const KvOptions& o, const std::string& json_path, const std::string& 
 
 /// Default fractions of the datasheet roofs a real step reaches, measured on the lent H200:
 /// HBM: cudaMemcpy device-to-device 4227 GB/s of the datasheet 4800 = 0.88
-/// (docs/results/H200/b01_architecture/b01_device_info.txt; shared/anchors/h200.md: decode attention read its
-/// KV at 4171-4213 GB/s, 0.87-0.88); compute: cublasGemmEx bf16, m=n=k=8192, 678-692 TFLOP/s
-/// of the dense 989.5 = 0.69-0.70 (shared/anchors/h200.md, 2026-11-29).
+/// (docs/results/H200/b01_architecture/b01_device_info.txt); compute: cublasGemmEx bf16,
+/// m=n=k=8192, 678-692 TFLOP/s of the dense 989.5 = 0.69-0.70 (2026-11-29; that run's record is
+/// not committed in this repository).
 constexpr double kDefaultBandwidthEfficiency = 0.88;
 constexpr double kDefaultComputeEfficiency = 0.70;
 
@@ -312,7 +222,7 @@ struct BatchOptions {
   std::uint64_t seed = 1;
   double rate = std::numeric_limits<double>::infinity();
   double prompt_median = 512, prompt_sigma = 1.0, output_median = 128, output_sigma = 1.0;
-  std::string trace, csv_path;
+  std::string trace;
   bool chunked_prefill = false;
   std::int32_t max_batch_tokens = 0;  ///< 0: vLLM's default for the chunking mode
   std::int32_t max_num_seqs = 256;
@@ -341,13 +251,8 @@ json percentiles_json(const Percentiles& p) {
           {"n", p.n}};
 }
 
-int run_batch(BatchOptions o, const std::string& json_path, const std::string& command) {
-  require_file_path("--csv", o.csv_path);
-  const std::string csv_path = csv_beside_json(o.csv_path, json_path);
-  require_writable("--json", json_path);
-  require_writable("--csv", csv_path);
-  require_distinct_outputs({{"--json", json_path}, {"--csv", csv_path}},
-                           {{"--trace", o.trace}, {"--config", o.kv.model.config}, {"--gpu", o.kv.gpu}});
+int run_batch(BatchOptions o, Outputs& outputs, const std::string& command) {
+  outputs.check({{"--trace", o.trace}, {"--config", o.kv.model.config}, {"--gpu", o.kv.gpu}});
   // The engine: one tensor-parallel group. The pool comes from the KV planner.
   if (o.kv.tp_given && o.kv.gpus != o.kv.tp)
     throw UsageError(fmt::format("--gpus: batch simulates one engine (one tensor-parallel group): give --gpus equal "
@@ -456,7 +361,7 @@ int run_batch(BatchOptions o, const std::string& json_path, const std::string& c
   if (progress) fmt::print(stderr, "\r{:80}\r", "");
 
   // Human report.
-  std::FILE* out = json_path == "-" ? stderr : stdout;
+  std::FILE* out = outputs.human();
   fmt::print(out, "kind: simulation (continuous batching with roofline step times: a model of an engine, not a "
                   "measurement)\n");
   fmt::print(out, "model: {} ({}), weights {} per GPU ({}), KV {} B per token per GPU ({})\n", s.model.name,
@@ -500,7 +405,7 @@ int run_batch(BatchOptions o, const std::string& json_path, const std::string& c
                     {"peak_TFLOPs", cost_params.peak_TFLOPs}, {"hbm_GBps", cost_params.hbm_GBps},
                     {"overhead_us", cost_params.overhead_us}, {"compute_efficiency", o.compute_efficiency},
                     {"bandwidth_efficiency", o.bandwidth_efficiency},
-                    {"sources", {{"bf16_TFLOPs", s.gpu.compute_source}, {"hbm_GBps", s.gpu.bandwidth_source}}}};
+                    {"sources", {{"bf16_TFLOPs", s.gpu.bf16_source}, {"hbm_GBps", s.gpu.bandwidth_source}}}};
   j["workload"] = workload_json;
   j["results"] = {{"requests", r.requests}, {"completed", r.completed}, {"rejected", r.rejected},
                   {"prompt_tokens", r.prompt_tokens}, {"output_tokens", r.output_tokens},
@@ -512,10 +417,11 @@ int run_batch(BatchOptions o, const std::string& json_path, const std::string& c
                   {"kv_pool_blocks", r.kv_pool_blocks}, {"kv_pool_tokens", r.kv_pool_tokens},
                   {"kv_utilization_mean", r.kv_utilization_mean}, {"kv_utilization_max", r.kv_utilization_max},
                   {"max_waiting", r.max_waiting}};
-  if (!csv_path.empty()) j["time_series_csv"] = {{"path", csv_path}, {"every_steps", o.series_every_steps}};
-  const std::string csv = csv_path.empty() ? std::string() : series_csv(r);
-  if (!json_path.empty()) write_output("--json", json_path, j.dump(2) + "\n");
-  if (!csv_path.empty()) write_output("--csv", csv_path, csv);
+  j["time_series"] = {{"every_steps", o.series_every_steps},
+                      {"columns", "t_s,step_ms,running,waiting,kv_used_tokens,kv_used_blocks,kv_utilization,"
+                                  "prefill_tokens,decode_seqs"}};
+  if (outputs.csv()) outputs.write_csv(series_csv(r));
+  outputs.write_json(j);  // last: it names the CSV with its SHA-256
   return kExitOk;
 }
 
@@ -534,8 +440,8 @@ constexpr double kMonteCarloZLimit = 4;
 /// A billion steps take a few seconds; more is not a useful check.
 constexpr std::int64_t kMaxMonteCarloSteps = 1'000'000'000;
 
-int run_spec(const SpecOptions& o, const std::string& json_path, const std::string& command) {
-  require_writable("--json", json_path);
+int run_spec(const SpecOptions& o, Outputs& outputs, const std::string& command) {
+  outputs.check();
   as_usage([&] { validate(o.params); });
   if (o.max_draft_tokens < 1 || o.max_draft_tokens > 1024)
     throw UsageError(fmt::format("--max-draft-tokens: must be in [1, 1024], got {}", o.max_draft_tokens));
@@ -551,7 +457,7 @@ int run_spec(const SpecOptions& o, const std::string& json_path, const std::stri
   const OptimalDraft best = optimal_draft_tokens(p.acceptance_rate, p.cost_ratio, o.max_draft_tokens);
   const BreakEven be = break_even_acceptance_rate(p.draft_tokens, p.cost_ratio);
 
-  std::FILE* out = json_path == "-" ? stderr : stdout;
+  std::FILE* out = outputs.human();
   fmt::print(out, "kind: model (closed form: Leviathan, Kalman & Matias, \"Fast Inference from Transformers via "
                   "Speculative Decoding\", ICML 2023)\n");
   fmt::print(out, "inputs: acceptance rate a = {:g} (i.i.d. per token), draft tokens k = {}, cost ratio c = {:g} "
@@ -610,7 +516,7 @@ int run_spec(const SpecOptions& o, const std::string& json_path, const std::stri
                         {"z_limit", kMonteCarloZLimit}, {"consistent", consistent}, {"speedup", mc.speedup}};
     if (!consistent) rc = kExitCheckFailed;
   }
-  if (!json_path.empty()) write_output("--json", json_path, j.dump(2) + "\n");
+  outputs.write_json(j);
   if (rc != kExitOk) fmt::print(stderr, "b06_serving: the Monte Carlo disagrees with the closed form (|z| >= {:g})\n",
                                 kMonteCarloZLimit);
   return rc;
@@ -626,15 +532,12 @@ int run(int argc, char** argv) {
   const std::string command = command_line(argc, argv);
 
   KvOptions kv;
-  std::string kv_json_path;
   auto* kv_cmd = app.add_subcommand("kv", "KV-cache planner: pool bytes, tokens, pages, max concurrent sequences "
                                           "and what binds (kind: model)");
   add_kv_options(kv_cmd, kv);
-  auto* kv_json_opt = kv_cmd->add_option("--json", kv_json_path, "write the record as JSON to PATH ('-' or no "
-                                                                 "PATH: stdout)")->expected(0, 1);
+  Outputs kv_out(*kv_cmd);
 
   BatchOptions batch;
-  std::string batch_json_path;
   auto* batch_cmd = app.add_subcommand("batch", "continuous-batching simulation of a request stream on the KV pool, "
                                                 "roofline step times (kind: simulation)");
   add_kv_options(batch_cmd, batch.kv);
@@ -666,13 +569,11 @@ int run(int argc, char** argv) {
                                                             "the roofline floor)")->check(finite_number());
   batch_cmd->add_option("--series-every", batch.series_every_steps, "one CSV time-series row per N steps (>= 1; "
                                                                     "default 100)")->check(decimal_integer());
-  auto* batch_json_opt = batch_cmd->add_option("--json", batch_json_path, "write the record as JSON to PATH ('-' or "
-                                                                          "no PATH: stdout)")->expected(0, 1);
-  batch_cmd->add_option("--csv", batch.csv_path, "write the time series (KV utilization, queue, batch per step) as "
-                                                 "CSV (default: beside --json, .csv)");
+  Outputs batch_out(*batch_cmd, {.csv = true, .csv_beside_json = true,
+                                 .csv_help = "write the time series (KV utilization, queue, batch per step) as CSV "
+                                             "to PATH"});
 
   SpecOptions spec;
-  std::string spec_json_path;
   auto* spec_cmd = app.add_subcommand("spec", "speculative decoding: tokens per step, speedup, optimal draft "
                                               "length, break-even acceptance rate (kind: model)");
   spec_cmd->add_option("--acceptance-rate", spec.params.acceptance_rate,
@@ -686,26 +587,18 @@ int run(int argc, char** argv) {
   spec_cmd->add_option("--monte-carlo", spec.monte_carlo_steps,
                        "also simulate N verification steps and compare with the closed form (N >= 2)")->check(decimal_integer());
   spec_cmd->add_option("--seed", spec.seed, "seed of the Monte Carlo (default 1)")->check(decimal_integer());
-  auto* spec_json_opt = spec_cmd->add_option("--json", spec_json_path, "write the record as JSON to PATH ('-' or "
-                                                                       "no PATH: stdout)")->expected(0, 1);
+  Outputs spec_out(*spec_cmd);
 
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
   kv.mark_given(kv_cmd);
   batch.kv.mark_given(batch_cmd);
   batch.requests_given = batch_cmd->count("--requests") > 0;
-  if (batch_cmd->parsed()) {
-    if (batch_json_opt->count() > 0 && batch_json_path.empty()) batch_json_path = "-";
-    return run_batch(batch, batch_json_path, command);
-  }
-  if (kv_cmd->parsed()) {
-    if (kv_json_opt->count() > 0 && kv_json_path.empty()) kv_json_path = "-";
-    return run_kv(kv, kv_json_path, command);
-  }
-  if (spec_json_opt->count() > 0 && spec_json_path.empty()) spec_json_path = "-";
+  if (batch_cmd->parsed()) return run_batch(batch, batch_out, command);
+  if (kv_cmd->parsed()) return run_kv(kv, kv_out, command);
   if (spec_cmd->count("--monte-carlo") > 0 && (spec.monte_carlo_steps < 2 || spec.monte_carlo_steps > kMaxMonteCarloSteps))
     throw UsageError(fmt::format("--monte-carlo: steps must be in [2, {}], got {}", kMaxMonteCarloSteps,
                                  spec.monte_carlo_steps));
-  return run_spec(spec, spec_json_path, command);
+  return run_spec(spec, spec_out, command);
 }
 
 }  // namespace

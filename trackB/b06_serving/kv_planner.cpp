@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "calculator.hpp"
 
@@ -128,9 +129,10 @@ KvPlan plan_kv(const b05::ModelConfig& model, const KvPlanRequest& r) {
   plan.kv_bytes_per_token_model = b05::kv_bytes_per_token_uncapped(model, r.kv_bytes_per_element);
   plan.kv_bytes_per_token_per_gpu = plan.kv_bytes_per_token_model * per_gpu_share;
 
-  plan.pool = size_kv_pool({r.memory.total_bytes, r.memory_utilization, plan.weight_bytes_per_gpu,
-                            r.activation_reserve_bytes, r.non_torch_bytes, plan.kv_bytes_per_token_per_gpu,
-                            r.block_size});
+  plan.pool_inputs = {r.memory.total_bytes,        r.memory_utilization, plan.weight_bytes_per_gpu,
+                      r.activation_reserve_bytes, r.non_torch_bytes,    plan.kv_bytes_per_token_per_gpu,
+                      r.block_size};
+  plan.pool = size_kv_pool(plan.pool_inputs);
   plan.pool_bytes_total = std::max(0.0, plan.pool.pool_bytes) * r.gpus;
   plan.tokens_total = plan.pool.tokens * plan.replicas;
 
@@ -179,6 +181,38 @@ KvPlan plan_kv(const b05::ModelConfig& model, const KvPlanRequest& r) {
     plan.notes.push_back("the scheduler also caps running sequences: vLLM --max-num-seqs, 256 by default in "
                          "EngineArgs (vllm/engine/arg_utils.py)");
   return plan;
+}
+
+nlohmann::json to_json(const GpuMemory& m) {
+  return {{"total_bytes", m.total_bytes}, {"total_GiB", m.total_bytes / kGiB},
+          {"runtime_reported", m.runtime_reported}, {"source", m.source}};
+}
+
+nlohmann::json to_json(const KvPlan& p) {
+  const KvPoolInputs& in = p.pool_inputs;
+  return {
+      {"per_gpu",
+       {{"total_memory_bytes", in.total_memory_bytes}, {"memory_utilization", in.memory_utilization},
+        {"budget_bytes", p.pool.budget_bytes}, {"weight_bytes", in.weight_bytes},
+        {"activation_bytes", in.activation_bytes}, {"non_torch_bytes", in.non_torch_bytes},
+        {"kv_pool_bytes", p.pool.pool_bytes}, {"kv_pool_GiB", p.pool.pool_bytes / kGiB},
+        {"kv_heads", p.kv_heads_per_gpu}, {"kv_bytes_per_token", p.kv_bytes_per_token_per_gpu},
+        {"block_size", in.block_size}, {"block_bytes", p.pool.block_bytes}, {"blocks", p.pool.blocks},
+        {"tokens", p.pool.tokens}}},
+      {"node",
+       {{"replicas", p.replicas}, {"kv_pool_bytes", p.pool_bytes_total}, {"tokens", p.tokens_total},
+        {"weight_bytes", p.weight_bytes_total}, {"kv_bytes_per_token_model", p.kv_bytes_per_token_model},
+        {"kv_heads_replicated", p.kv_heads_replicated}}},
+      {"sequence",
+       {{"context", p.context}, {"max_position_embeddings", p.max_position_embeddings},
+        {"kv_bytes_per_gpu", p.sequence_bytes_per_gpu}, {"blocks", p.blocks_per_sequence},
+        {"max_concurrent_sequences", p.max_sequences},
+        {"max_concurrent_sequences_per_replica", p.max_sequences / p.replicas}}},
+      {"binds", to_string(p.binds)},
+      {"binds_why", p.binds_why},
+      {"notes", p.notes},
+      {"formula", kKvPlanFormula},
+      {"source", kKvPlanSource}};
 }
 
 }  // namespace tutor::b06

@@ -27,6 +27,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "model.hpp"
 #include "tutor/hardware.hpp"
 
@@ -58,6 +60,9 @@ struct GpuMemory {
 /// 150,109,880,320 B from docs/results/H200/b01_architecture/b01_device_info.txt), else the datasheet's
 /// memory_GB * 1e9 with a source that says so.
 GpuMemory gpu_memory(const hw::GpuSpec& gpu);
+
+/// {"total_bytes", "total_GiB", "runtime_reported", "source"}.
+nlohmann::json to_json(const GpuMemory& memory);
 
 /// The engine's formula on plain numbers, for one GPU.
 struct KvPoolInputs {
@@ -109,6 +114,7 @@ struct KvPlan {
   double weight_bytes_per_gpu = 0;       ///< / tp
   double kv_bytes_per_token_model = 0;   ///< one token, every layer, every KV head, once (no replication)
   double kv_bytes_per_token_per_gpu = 0; ///< this GPU's share, replication included
+  KvPoolInputs pool_inputs;              ///< the per-GPU formula's inputs (runtime total, reserves, page)
   KvPool pool;                           ///< per GPU (each GPU of a TP group holds the same block count)
   double pool_bytes_total = 0;           ///< pool bytes summed over all GPUs
   std::int64_t tokens_total = 0;         ///< tokens the node holds: replicas * tokens per replica
@@ -127,5 +133,19 @@ struct KvPlan {
 /// model cannot be split that way (vLLM requires num_attention_heads % tp == 0, and
 /// num_kv_heads % tp == 0 or tp % num_kv_heads == 0).
 KvPlan plan_kv(const b05::ModelConfig& model, const KvPlanRequest& request);
+
+/// The planner's formula and its sources in one line each, for reports and records.
+inline constexpr const char* kKvPlanFormula =
+    "pool per GPU = total x utilization - weights/TP - activation peak - non-torch; pages = floor(pool / "
+    "(block_size x kv_bytes_per_token_per_gpu)); kv heads per GPU = max(1, kv_heads / TP)";
+inline constexpr const char* kKvPlanSource =
+    "vLLM: vllm/worker/worker.py Worker.determine_num_available_blocks; vllm/worker/cache_engine.py "
+    "CacheEngine.get_cache_block_size; vllm/config.py ModelConfig.get_num_kv_heads; defaults from "
+    "vllm/engine/arg_utils.py (block_size 16, gpu_memory_utilization 0.90); docs.vllm.ai Engine Arguments";
+
+/// The plan as B06's kv record and C07's variants write it: {"per_gpu": {the subtraction, the
+/// page, blocks, tokens}, "node": {...}, "sequence": {...}, "binds", "binds_why", "notes",
+/// "formula", "source"}. Sizes in bytes.
+nlohmann::json to_json(const KvPlan& plan);
 
 }  // namespace tutor::b06

@@ -1,30 +1,25 @@
 // c07_capstone: size an LLM serving node for a model and a TPOT SLO, step by step.
 //
-//   c07_capstone --model NAME --gpu NAME --gpus N --slo-ms T [--tp N] [--context N] [--json [PATH]]
+//   c07_capstone --model NAME --gpu NAME --gpus N --slo-ms T [--tp N] [--context N] [--json PATH]
 //
 // Step 1 the node; step 2 the HBM-bound KV pool (B06's planner); step 3 the SLO-bound batch
 // (the roofline of one decode step); step 4 which binds first; step 5 what fp8 changes.
 // kind: model. The arithmetic lives in capstone.hpp; this file prints it and writes the record.
-#include <unistd.h>
-
 #include <cmath>
-#include <ctime>
 #include <string>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "capstone.hpp"
-#include "tutor/atomic_file.hpp"
 #include "tutor/cli.hpp"
+#include "tutor/output.hpp"
 #include "tutor/report.hpp"
-#include "tutor/version.hpp"
 
 namespace tutor::c07 {
 namespace {
 
 using nlohmann::json;
-
 
 std::string group(std::int64_t v) { return thousands(v); }
 std::string group(double v) { return thousands(static_cast<std::int64_t>(std::llround(v))); }
@@ -50,6 +45,11 @@ void print_step1(std::FILE* out, const NodeSizing& n) {
              g.interconnect.empty() ? "interconnect" : g.interconnect,
              g.interconnect_GBps > 0 ? fmt::format("{:g} GB/s (both directions)", g.interconnect_GBps)
                                      : "(bandwidth unknown)");
+  fmt::print(out, "  sources       memory: {}\n", g.memory.source);
+  fmt::print(out, "                HBM: {}\n", g.bandwidth_source);
+  fmt::print(out, "                bf16: {}\n", g.bf16_source);
+  if (g.fp8_TFLOPs > 0) fmt::print(out, "                fp8: {}\n", g.fp8_source);
+  if (g.interconnect_GBps > 0) fmt::print(out, "                interconnect: {}\n", g.interconnect_source);
   fmt::print(out, "  parallelism   TP = {}{} -> {} replica{} of the model (GPUs / TP); each GPU of a replica holds 1/{} of "
                   "every layer\n",
              r.tp, r.tp == r.gpus ? " (default: --gpus)" : "", n.replicas, n.replicas == 1 ? "" : "s", r.tp);
@@ -75,6 +75,12 @@ void print_step2(std::FILE* out, const NodeSizing& n) {
   fmt::print(out, "\nStep 2. The HBM-bound KV pool (B06's planner, sized the way vLLM sizes it)\n");
   fmt::print(out, "  budget        {} x {:.2f} (memory utilization) = {} per GPU\n", gib(n.gpu.memory.total_bytes),
              r.memory_utilization, gib(p.pool.budget_bytes));
+  if (!v.fits) {
+    fmt::print(out, "  !             {}\n", v.does_not_fit_why);
+    fmt::print(out, "                no KV pool, so no sequence is served in bf16; step 5 shows the precisions that "
+                    "fit\n");
+    return;
+  }
   fmt::print(out, "  pool          {} - {} (weights) - {} (activation peak) - {} (non-torch) = {} = {} per GPU\n",
              gib(p.pool.budget_bytes), gib(p.weight_bytes_per_gpu), gib(r.activation_reserve_bytes),
              gib(r.non_torch_bytes), gib(p.pool.pool_bytes), gb(p.pool.pool_bytes));
@@ -98,7 +104,6 @@ void print_step2(std::FILE* out, const NodeSizing& n) {
   fmt::print(out, "  sequences     {} tokens = {} pages each -> B_pool = {} / {} = {} sequences per replica\n",
              group(r.context), group(p.blocks_per_sequence), group(p.pool.blocks), group(p.blocks_per_sequence),
              group(v.pool_sequences));
-  if (v.binds == Binding::weights) fmt::print(out, "  !             {}\n", p.binds_why);
 }
 
 void print_step3(std::FILE* out, const NodeSizing& n) {
@@ -107,6 +112,10 @@ void print_step3(std::FILE* out, const NodeSizing& n) {
   const SloBatch& b = v.slo;
   const auto& r = n.request;
   fmt::print(out, "\nStep 3. The SLO-bound batch: one decode step on one GPU (the roofline, Williams et al. 2009)\n");
+  if (!v.fits) {
+    fmt::print(out, "  skipped       the bf16 weights do not fit (step 2): there is no batch to time\n");
+    return;
+  }
   fmt::print(out, "  rates         HBM {:g} GB/s x {:.2f} = {:.0f} GB/s; tensor cores {:g} TFLOP/s x {:.2f} = {:.2f} "
                   "TFLOP/s (bf16)\n",
              n.gpu.hbm_bandwidth_GBps, r.bandwidth_efficiency, n.bandwidth_GBps, n.gpu.bf16_TFLOPs,
@@ -183,13 +192,16 @@ void print_step4(std::FILE* out, const NodeSizing& n) {
   const VariantSizing& v = n.variants.front();
   const auto& r = n.request;
   fmt::print(out, "\nStep 4. Which binds first\n");
+  if (!v.fits) {
+    fmt::print(out, "  binds         the weights: they do not fit in HBM in bf16 (step 2)\n");
+    return;
+  }
   fmt::print(out, "  HBM pool      {} sequences per replica ({} tokens)\n", group(v.pool_sequences),
              group(v.pool_tokens_replica));
   fmt::print(out, "  SLO           {} sequences per replica ({} tokens of KV read per step)\n", group(v.slo.batch),
              group(v.slo.batch * r.context));
   switch (v.binds) {
-    case Binding::weights:
-      fmt::print(out, "  binds         the weights: {}\n", v.plan.binds_why);
+    case Binding::weights:  // !v.fits, handled above
       return;
     case Binding::hbm_pool:
       if (v.pool_sequences == 0)
@@ -249,9 +261,16 @@ void print_step5(std::FILE* out, const NodeSizing& n) {
       fmt::print(out, "  {:<34} n/a: {}\n", v.precision.label, v.not_applicable_why);
       continue;
     }
-    const std::string binds = v.binds == Binding::weights ? "weights"
-                              : v.batch == 0              ? fmt::format("{} (none)", to_string(v.binds))
-                                                          : fmt::format("{} {}", to_string(v.binds), factor(v.binds_factor));
+    if (!v.fits) {
+      fmt::print(out, "  {:<34} does not fit in HBM: {:.2f} GiB of weights per GPU, + {:.2f} GiB of reserves, "
+                      "against a {:.2f} GiB budget\n",
+                 v.precision.label, v.plan.weight_bytes_per_gpu / b06::kGiB,
+                 (n.request.activation_reserve_bytes + n.request.non_torch_bytes) / b06::kGiB,
+                 v.plan.pool.budget_bytes / b06::kGiB);
+      continue;
+    }
+    const std::string binds = v.batch == 0 ? fmt::format("{} (none)", to_string(v.binds))
+                                           : fmt::format("{} {}", to_string(v.binds), factor(v.binds_factor));
     fmt::print(out, "  {:<34} {:>13} {:>8} {:>8} {:>18} {:>8} {:>9} {:>12}\n", v.precision.label,
                group(v.pool_tokens_node), group(v.pool_sequences), group(v.slo.batch), binds,
                v.batch > 0 ? v.at_batch.roof() : "-", v.batch > 0 ? fmt::format("{:.3f}", v.at_batch.total_ms) : "-",
@@ -298,8 +317,8 @@ json variant_json(const NodeSizing& n, const VariantSizing& v) {
     j["not_applicable_why"] = v.not_applicable_why;
     return j;
   }
-  const auto& p = v.plan;
   const auto& s = v.step;
+  j["fits"] = v.fits;
   j["weights"] = {{"linear_params", v.weights.linear_params},
                   {"other_params_bf16", v.weights.other_params},
                   {"input_embedding_params_not_streamed", v.weights.input_embedding_params},
@@ -307,24 +326,12 @@ json variant_json(const NodeSizing& n, const VariantSizing& v) {
                   {"resident_bytes_per_gpu", v.weights.resident_per_gpu},
                   {"read_bytes_per_gpu_per_step", v.weights.read_per_gpu},
                   {"bytes_per_param", v.weights.bytes_per_param}};
-  j["kv_pool"] = {{"budget_bytes_per_gpu", p.pool.budget_bytes},
-                  {"weight_bytes_per_gpu", p.weight_bytes_per_gpu},
-                  {"activation_reserve_bytes", n.request.activation_reserve_bytes},
-                  {"non_torch_bytes", n.request.non_torch_bytes},
-                  {"pool_bytes_per_gpu", p.pool.pool_bytes},
-                  {"kv_bytes_per_token_model", p.kv_bytes_per_token_model},
-                  {"kv_bytes_per_token_per_gpu", p.kv_bytes_per_token_per_gpu},
-                  {"kv_heads_per_gpu", p.kv_heads_per_gpu},
-                  {"block_size", n.request.block_size},
-                  {"block_bytes", p.pool.block_bytes},
-                  {"blocks_per_gpu", p.pool.blocks},
-                  {"tokens_per_replica", v.pool_tokens_replica},
-                  {"tokens_node", v.pool_tokens_node},
-                  {"blocks_per_sequence", p.blocks_per_sequence},
-                  {"sequences_per_replica", v.pool_sequences},
-                  {"sequences_node", p.max_sequences},
-                  {"planner_binds", b06::to_string(p.binds)},
-                  {"planner_binds_why", p.binds_why}};
+  j["kv_pool"] = b06::to_json(v.plan);  // the same plan object B06's kv record writes
+  if (!v.fits) {
+    j["does_not_fit_why"] = v.does_not_fit_why;
+    j["binds"] = to_string(v.binds);
+    return j;
+  }
   j["decode_step_per_gpu"] = {{"weight_bytes_read", s.weight_bytes_read},
                               {"kv_bytes_per_sequence", s.kv_bytes_per_sequence},
                               {"linear_flops_per_sequence", s.linear_flops_per_sequence},
@@ -367,54 +374,45 @@ json variant_json(const NodeSizing& n, const VariantSizing& v) {
 json record(const NodeSizing& n, const std::string& command) {
   const auto& r = n.request;
   const auto& m = n.model;
-  const auto& g = n.gpu;
   json variants = json::array();
   for (const auto& v : n.variants) variants.push_back(variant_json(n, v));
   const VariantSizing& base = n.variants.front();
-  return {
-      {"lab", "c07_capstone"},
-      {"module", "C07"},
-      {"version", kVersion},
-      {"timestamp", utc_timestamp()},
-      {"command", command},
-      {"kind", "model"},
+  json model = b05::to_json(m);
+  model.update({{"params_total", n.params.total}, {"params_active", n.params.active},
+                {"decode_flops_linear_per_token", n.decode_flops.linear},
+                {"decode_flops_attention_per_token", n.decode_flops.attention},
+                {"lm_head_flops_per_token", n.lm_head_flops}});
+  json baseline = {{"fits", base.fits}, {"binds", to_string(base.binds)}};
+  if (base.fits)
+    baseline.update(
+        {{"pool_sequences", base.pool_sequences}, {"pool_tokens_node", base.pool_tokens_node},
+         {"slo_batch", base.slo.batch}, {"binds_factor", number(base.binds_factor)},
+         {"crossover_slo_ms", number(base.crossover_slo_ms)},
+         {"classic_finding",
+          {{"per_step_token_budget_fraction_of_pool", base.token_budget_fraction},
+           {"holds_in_per_step_tokens", base.pool_tokens_replica > 0 && base.token_budget_fraction < 0.01},
+           {"kv_tokens_read_per_step_over_pool", base.kv_budget_ratio},
+           {"holds_in_kv_tokens", base.pool_tokens_replica > 0 && base.kv_budget_ratio < 1}}}});
+  else
+    baseline["does_not_fit_why"] = base.does_not_fit_why;
+  json j = record_head("c07_capstone", "C07", "model", command);
+  j.update({
       {"inputs",
-       {{"model", m.name}, {"gpu", g.key}, {"gpus", r.gpus}, {"tp", r.tp}, {"slo_ms", r.slo_ms},
+       {{"model", m.name}, {"gpu", n.gpu.key}, {"gpus", r.gpus}, {"tp", r.tp}, {"slo_ms", r.slo_ms},
         {"context", r.context}, {"memory_utilization", r.memory_utilization},
         {"activation_reserve_GiB", r.activation_reserve_bytes / b06::kGiB},
         {"non_torch_GiB", r.non_torch_bytes / b06::kGiB}, {"block_size", r.block_size},
         {"bandwidth_efficiency", r.bandwidth_efficiency}, {"compute_efficiency", r.compute_efficiency},
         {"overhead_us", r.overhead_us}, {"allreduce_latency_us", n.allreduce_latency_us},
         {"allreduce_latency_source", n.allreduce_latency_from_nccl_model ? "NCCL tuning model" : "--allreduce-latency-us"}}},
-      {"model",
-       {{"name", m.name}, {"model_type", m.model_type}, {"layers", m.num_layers}, {"hidden_size", m.hidden_size},
-        {"num_heads", m.num_heads}, {"num_kv_heads", m.num_kv_heads}, {"head_dim", m.head_dim},
-        {"vocab_size", m.vocab_size}, {"max_position_embeddings", m.max_position_embeddings},
-        {"tie_word_embeddings", m.tie_word_embeddings}, {"params_total", n.params.total},
-        {"params_active", n.params.active}, {"decode_flops_linear_per_token", n.decode_flops.linear},
-        {"decode_flops_attention_per_token", n.decode_flops.attention}, {"lm_head_flops_per_token", n.lm_head_flops},
-        {"source", m.source}}},
-      {"gpu",
-       {{"key", g.key}, {"name", g.name}, {"total_memory_bytes", g.memory.total_bytes},
-        {"total_memory_runtime_reported", g.memory.runtime_reported}, {"total_memory_source", g.memory.source},
-        {"hbm_bandwidth_GBps", g.hbm_bandwidth_GBps}, {"hbm_bandwidth_source", g.bandwidth_source},
-        {"bf16_TFLOPs", g.bf16_TFLOPs}, {"bf16_source", g.bf16_source}, {"fp8_TFLOPs", number(g.fp8_TFLOPs)},
-        {"fp8_source", g.fp8_source}, {"interconnect", g.interconnect},
-        {"interconnect_GBps", number(g.interconnect_GBps)}, {"interconnect_source", g.interconnect_source}}},
+      {"model", model},
+      {"gpu", b06::to_json(n.gpu)},
       {"node",
        {{"gpus", r.gpus}, {"tp", r.tp}, {"replicas", n.replicas}, {"bandwidth_GBps_effective", n.bandwidth_GBps},
         {"bf16_TFLOPs_effective", n.bf16_TFLOPs}, {"comm_modelled", n.comm_modelled},
         {"allreduces_per_step", n.allreduces_per_step}, {"allreduce_bytes_per_sequence", n.allreduce_bytes_per_sequence},
         {"link_GBps_one_direction", n.link_GBps}}},
-      {"baseline",
-       {{"pool_sequences", base.pool_sequences}, {"pool_tokens_node", base.pool_tokens_node},
-        {"slo_batch", base.slo.batch}, {"binds", to_string(base.binds)}, {"binds_factor", number(base.binds_factor)},
-        {"crossover_slo_ms", number(base.crossover_slo_ms)},
-        {"classic_finding",
-         {{"per_step_token_budget_fraction_of_pool", base.token_budget_fraction},
-          {"holds_in_per_step_tokens", base.pool_tokens_replica > 0 && base.token_budget_fraction < 0.01},
-          {"kv_tokens_read_per_step_over_pool", base.kv_budget_ratio},
-          {"holds_in_kv_tokens", base.pool_tokens_replica > 0 && base.kv_budget_ratio < 1}}}}},
+      {"baseline", baseline},
       {"variants", variants},
       {"fp8_findings", fp8_findings(n)},
       {"formulas",
@@ -428,7 +426,8 @@ json record(const NodeSizing& n, const std::string& command) {
       {"assumptions", assumptions()},
       {"notes", n.notes},
       {"sources", sources()},
-  };
+  });
+  return j;
 }
 
 // ---- main --------------------------------------------------------------------------------
@@ -439,11 +438,12 @@ int run(int argc, char** argv) {
                "kind: model; no GPU needed.",
                "c07_capstone"};
   const std::string command = command_line(argc, argv);
-  std::string model, config, gpu, json_path;
+  std::string model, config, gpu;
   NodeRequest r;
   double activation_reserve_gib = b06::kDefaultActivationReserveGiB, non_torch_gib = b06::kDefaultNonTorchGiB;
-  app.add_option("--model", model, "shipped model: the file stem of a config under data/models/ (llama-3.1-70b, ...)");
-  app.add_option("--config", config, "any Hugging Face config.json (instead of --model)");
+  app.add_option("--model", model, "shipped model: the file stem of a config under data/models/ (llama-3.1-70b, "
+                                   "...); one of --model or --config is required");
+  app.add_option("--config", config, "any Hugging Face config.json, instead of --model");
   app.add_option("--gpu", gpu, "GPU of common's table (h100, h200, a100-80gb, mi300x, ...) or a .json file with the "
                                "table's fields (memory_GB, hbm_bandwidth_GBps, bf16_TFLOPs; fp8_TFLOPs, "
                                "interconnect_GBps optional)")
@@ -464,7 +464,8 @@ int run(int argc, char** argv) {
       ->check(finite_number());
   app.add_option("--compute-efficiency", r.compute_efficiency,
                  "fraction of the datasheet dense tensor-core rate a step reaches, in (0, 1] (default 0.70: cuBLAS "
-                 "bf16 GEMM 8192^3 on an H200, 678-692 of 989.5 TFLOP/s, shared/anchors/h200.md)")
+                 "bf16 GEMM 8192^3 on an H200, 678-692 of 989.5 TFLOP/s, 2026-11-29; that run's record is not "
+                 "committed in this repository)")
       ->check(finite_number());
   app.add_option("--memory-utilization", r.memory_utilization,
                  "fraction of each GPU's memory the engine may use, in (0, 1] (vLLM --gpu-memory-utilization, "
@@ -485,13 +486,9 @@ int run(int argc, char** argv) {
                  "latency of one tensor-parallel all-reduce, microseconds (>= 0; default: NCCL's ring/LL model, "
                  "6.6 + 2(TP-1) x 0.6)")
       ->check(finite_number());
-  auto* json_opt = app.add_option("--json", json_path, "write the record as JSON to PATH ('-' or no PATH: stdout; the "
-                                                       "report then goes to stderr)")
-                       ->expected(0, 1);
+  Outputs out(app);
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
-  if (json_opt->count() > 0 && json_path.empty()) json_path = "-";
-  require_writable("--json", json_path);
-  require_distinct_outputs({{"--json", json_path}}, {{"--config", config}, {"--gpu", gpu}});
+  out.check({{"--config", config}, {"--gpu", gpu}});
   if (app.count("--allreduce-latency-us") > 0 && !(r.allreduce_latency_us >= 0))
     throw UsageError(fmt::format("--allreduce-latency-us: must be >= 0 microseconds, got {}", r.allreduce_latency_us));
   if (!(activation_reserve_gib >= 0))
@@ -508,10 +505,8 @@ int run(int argc, char** argv) {
   const b05::ModelConfig m = b05::load_model_option(model, config);
   const NodeSizing n = size_node(m, g, r);
 
-  print_report(json_path == "-" ? stderr : stdout, n);
-  if (!json_path.empty()) {
-    write_output("--json", json_path, record(n, command).dump(2) + "\n");
-  }
+  print_report(out.human(), n);
+  out.write_json(record(n, command));
   return kExitOk;
 }
 

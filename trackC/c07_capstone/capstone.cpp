@@ -5,16 +5,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "step_cost.hpp"
-#include "tutor/atomic_file.hpp"
 #include "tutor/cli.hpp"
-#include "tutor/hardware.hpp"
 
 namespace tutor::c07 {
 namespace {
@@ -132,76 +129,6 @@ const std::vector<Precision>& precisions() {
   return list;
 }
 
-namespace {
-
-/// A field of a GPU JSON file: a number, or {"value": number, "source": "..."} like the table.
-double gpu_field(const nlohmann::json& j, const std::string& path, const char* field, std::string* source,
-                 bool required) {
-  if (!j.contains(field)) {
-    if (required) throw UsageError(fmt::format("--gpu: {}: field '{}' missing", path, field));
-    return kNaN;
-  }
-  const nlohmann::json& v = j.at(field);
-  const nlohmann::json& num = v.is_object() && v.contains("value") ? v.at("value") : v;
-  if (!num.is_number() || !(num.get<double>() > 0))
-    throw UsageError(fmt::format("--gpu: {}: field '{}' must be a number > 0", path, field));
-  if (source)
-    *source = v.is_object() && v.contains("source") && v.at("source").is_string() ? v.at("source").get<std::string>()
-                                                                                   : path;
-  return num.get<double>();
-}
-
-}  // namespace
-
-GpuChoice choose_gpu(const std::string& name) {
-  GpuChoice g;
-  if (name.size() > 5 && name.ends_with(".json")) {
-    std::string in;
-    try {
-      in = read_text_file(name, std::size_t(1) << 20);
-    } catch (const std::runtime_error& e) {
-      throw UsageError(fmt::format("--gpu: {}: {}", name, e.what()));
-    }
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::exception&) {
-      throw UsageError(fmt::format("--gpu: {}: not valid JSON", name));
-    }
-    if (!j.is_object()) throw UsageError(fmt::format("--gpu: {}: not a JSON object", name));
-    g.key = name;
-    g.name = j.contains("name") && j["name"].is_string() ? j["name"].get<std::string>() : name;
-    std::string memory_source;
-    const double memory_GB = gpu_field(j, name, "memory_GB", &memory_source, true);
-    g.hbm_bandwidth_GBps = gpu_field(j, name, "hbm_bandwidth_GBps", &g.bandwidth_source, true);
-    g.bf16_TFLOPs = gpu_field(j, name, "bf16_TFLOPs", &g.bf16_source, true);
-    g.fp8_TFLOPs = gpu_field(j, name, "fp8_TFLOPs", &g.fp8_source, false);
-    g.interconnect_GBps = gpu_field(j, name, "interconnect_GBps", &g.interconnect_source, false);
-    g.interconnect = j.contains("interconnect") && j["interconnect"].is_string() ? j["interconnect"].get<std::string>()
-                                                                                   : "interconnect";
-    g.memory = {memory_GB * 1e9, false, fmt::format("{} GB x 1e9 B from {}", memory_GB, memory_source)};
-    return g;
-  }
-  const hw::GpuSpec* spec = hw::find_gpu(name);
-  if (!spec)
-    throw UsageError(fmt::format("--gpu: unknown GPU '{}'; allowed: {} (or a .json file)", name, hw::known_keys()));
-  g.key = spec->key;
-  g.name = spec->name;
-  g.memory = b06::gpu_memory(*spec);
-  g.hbm_bandwidth_GBps = spec->hbm_bandwidth_GBps.value;
-  g.bandwidth_source = spec->hbm_bandwidth_GBps.source;
-  g.bf16_TFLOPs = spec->bf16_TFLOPs.value;
-  g.bf16_source = spec->bf16_TFLOPs.source;
-  g.fp8_TFLOPs = spec->fp8_TFLOPs.value;
-  g.fp8_source = spec->fp8_TFLOPs.source;
-  g.interconnect = spec->interconnect;
-  g.interconnect_GBps = spec->interconnect_GBps.value;
-  g.interconnect_source = spec->interconnect_GBps.source;
-  if (!(g.bf16_TFLOPs > 0) || !(g.hbm_bandwidth_GBps > 0))
-    throw UsageError(fmt::format("--gpu: the table has no bf16 rate or HBM bandwidth for {}", g.name));
-  return g;
-}
-
 void validate(const b05::ModelConfig& model, NodeRequest& r) {
   if (r.gpus < 1) throw UsageError(fmt::format("--gpus: must be a positive integer, got {}", r.gpus));
   if (r.tp == 0) r.tp = r.gpus;
@@ -255,6 +182,29 @@ WeightBytes weight_bytes(const b05::ModelConfig& m, const b05::ParamCount& p, do
   return w;
 }
 
+/// Why a precision serves nothing, with the numbers: the weights per GPU and the engine's
+/// reserves against the budget (utilisation x the total), and against the whole GPU when the
+/// weights alone exceed it.
+std::string does_not_fit(const NodeSizing& node, const VariantSizing& v) {
+  const NodeRequest& r = node.request;
+  const b06::KvPool& pool = v.plan.pool;
+  const double weights = v.plan.weight_bytes_per_gpu;
+  const double reserves = r.activation_reserve_bytes + r.non_torch_bytes;
+  std::string why = fmt::format(
+      "weights do not fit in HBM: {:.2f} GiB of {} weights per GPU ({:.2f} GB / TP {}) + {:.2f} GiB of engine "
+      "reserves (activation peak {:.2f}, non-torch {:.2f}) = {:.2f} GiB against a budget of {:.2f} GiB per GPU "
+      "({:.2f} x {:.2f} GiB)",
+      weights / b06::kGiB, v.precision.weight_dtype(), v.weights.resident_total / 1e9, r.tp, reserves / b06::kGiB,
+      r.activation_reserve_bytes / b06::kGiB, r.non_torch_bytes / b06::kGiB, (weights + reserves) / b06::kGiB,
+      pool.budget_bytes / b06::kGiB, r.memory_utilization, node.gpu.memory.total_bytes / b06::kGiB);
+  if (weights > node.gpu.memory.total_bytes)
+    why += fmt::format("; the weights alone exceed the GPU's {:.2f} GiB", node.gpu.memory.total_bytes / b06::kGiB);
+  else if (pool.pool_bytes > 0)
+    why += fmt::format("; the {:.4f} GiB left is less than one KV page of {} B", pool.pool_bytes / b06::kGiB,
+                       group(std::llround(pool.block_bytes)));
+  return why;
+}
+
 VariantSizing size_variant(const NodeSizing& node, const Precision& precision) {
   const NodeRequest& r = node.request;
   const b05::ModelConfig& m = node.model;
@@ -284,6 +234,16 @@ VariantSizing size_variant(const NodeSizing& node, const Precision& precision) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
+  v.pool_tokens_node = v.plan.tokens_total;
+  if (v.plan.pool.blocks == 0) {
+    // No KV page fits beside the weights: nothing is served, so there is no batch to size
+    // and no step to time.
+    v.fits = false;
+    v.does_not_fit_why = does_not_fit(node, v);
+    v.binds = Binding::weights;
+    v.binds_factor = kInf;
+    return v;
+  }
 
   // Rates: the linear layers at the fp8 rate under W8A8, everything else at bf16.
   v.attention_TFLOPs = node.bf16_TFLOPs;
@@ -311,12 +271,7 @@ VariantSizing size_variant(const NodeSizing& node, const Precision& precision) {
 
   v.pool_sequences = v.plan.max_sequences / v.plan.replicas;
   v.pool_tokens_replica = v.plan.pool.tokens;
-  v.pool_tokens_node = v.plan.tokens_total;
-  if (v.plan.pool.blocks == 0) {
-    v.binds = Binding::weights;
-    v.batch = 0;
-    v.binds_factor = kInf;
-  } else if (v.slo.batch < v.pool_sequences) {
+  if (v.slo.batch < v.pool_sequences) {
     v.binds = Binding::slo;
     v.batch = v.slo.batch;
     v.binds_factor = v.slo.batch > 0 ? double(v.pool_sequences) / double(v.slo.batch) : kInf;
@@ -378,14 +333,17 @@ NodeSizing size_node(const b05::ModelConfig& model, const GpuChoice& gpu, NodeRe
   const VariantSizing& base = n.variants.front();
   for (const auto& note : base.plan.notes)  // the max-num-seqs cap is in assumptions() already
     if (note.find("max-num-seqs") == std::string::npos) n.notes.push_back("KV planner: " + note);
-  if (model.is_moe() && base.slo.batch > 0) {
+  // The MoE note quotes the operating batch of the first precision that serves anything.
+  const auto serving = std::find_if(n.variants.begin(), n.variants.end(),
+                                    [](const VariantSizing& v) { return v.applicable && v.fits && v.batch > 0; });
+  if (model.is_moe() && serving != n.variants.end()) {
     const double k = double(model.experts_per_token), e = double(model.num_experts);
     const auto touched = [&](std::int64_t b) { return 1.0 - std::pow(1.0 - k / e, double(b)); };
     n.notes.push_back(fmt::format(
         "MoE: every expert is assumed read every step. With uniform routing a batch of B touches 1 - (1 - k/E)^B "
-        "of the routed experts per layer: {:.1f}% at B = 1, {:.1f}% at B = {} (top-{} of {}); below that the step "
-        "reads fewer weight bytes than counted here",
-        100 * touched(1), 100 * touched(std::max<std::int64_t>(1, base.batch)), std::max<std::int64_t>(1, base.batch),
+        "of the routed experts per layer: {:.1f}% at B = 1, {:.1f}% at B = {} ({}, top-{} of {}); below that the "
+        "step reads fewer weight bytes than counted here",
+        100 * touched(1), 100 * touched(serving->batch), serving->batch, serving->precision.label,
         model.experts_per_token, model.num_experts));
   }
   if (!n.gpu.memory.runtime_reported)
@@ -400,9 +358,36 @@ std::vector<std::string> fp8_findings(const NodeSizing& n) {
   const VariantSizing& base = n.variants.front();
   const auto find = [&](const std::string& key) -> const VariantSizing* {
     for (const auto& v : n.variants)
-      if (v.precision.key == key && v.applicable) return &v;
+      if (v.precision.key == key && v.applicable && v.fits) return &v;
     return nullptr;
   };
+  if (!base.fits) {
+    // No baseline to compare with: say which precisions fit and what they serve.
+    out.push_back(fmt::format("{}: the weights do not fit in HBM ({:.2f} GiB per GPU), so there is no bf16 "
+                              "baseline to compare the fp8 variants with",
+                              base.precision.label, base.plan.weight_bytes_per_gpu / b06::kGiB));
+    for (const auto& v : n.variants) {
+      if (&v == &base) continue;
+      if (!v.applicable)
+        out.push_back(fmt::format("{} is not applicable: {}", v.precision.label, v.not_applicable_why));
+      else if (!v.fits)
+        out.push_back(fmt::format("{}: does not fit either, {:.2f} GiB of weights per GPU", v.precision.label,
+                                  v.plan.weight_bytes_per_gpu / b06::kGiB));
+      else if (v.pool_sequences == 0)
+        out.push_back(fmt::format("{}: the weights fit ({:.2f} GiB per GPU), but the pool of {} tokens per replica "
+                                  "holds no sequence of {} tokens",
+                                  v.precision.label, v.plan.weight_bytes_per_gpu / b06::kGiB,
+                                  group(v.pool_tokens_replica), group(n.request.context)));
+      else
+        out.push_back(fmt::format(
+            "{}: fits, {:.2f} GiB of weights per GPU; pool {} tokens in the node, B_pool = {}, B_slo = {}, the {} "
+            "binds, {} tokens/s per node",
+            v.precision.label, v.plan.weight_bytes_per_gpu / b06::kGiB, group(v.pool_tokens_node),
+            group(v.pool_sequences), group(v.slo.batch), v.binds == Binding::slo ? "SLO" : "HBM pool",
+            group(std::llround(v.tokens_per_s_node))));
+    }
+    return out;
+  }
   // Every variant is compared at the baseline's operating batch (at least 1), so the
   // differences are the precision's alone.
   const std::int64_t b0 = std::max<std::int64_t>(1, base.batch);
@@ -538,11 +523,12 @@ std::vector<std::string> sources() {
       "hwLat[NVLINK][Ring][LL] 0.6 us per step (NCCL 2.18+)",
       "bandwidth efficiency 0.80: docs/results/H200/b02_roofline/b02_roofline.json, notes.fit.fp32.memory_roof_GBps 3824.6 / "
       "4800 GB/s",
-      "compute efficiency 0.70: shared/anchors/h200.md, cublasGemmEx bf16 8192^3 678-692 / 989.5 TFLOP/s",
+      "compute efficiency 0.70: cublasGemmEx bf16 8192^3, 678-692 of 989.5 TFLOP/s on the lent H200 (2026-11-29; "
+      "that run's record is not committed in this repository)",
       "fp8 checkpoints keep lm_head in bf16: llm-compressor FP8 recipe, QuantizationModifier(targets='Linear', "
       "ignore=['lm_head'])",
-      "GPU rates and memory: common/src/hardware.cpp (each cell cites its datasheet); runtime memory totals: B06 "
-      "gpu_memory",
+      "GPU rates: the datasheet line each number of the GPU table cites (common/src/hardware.cpp), printed in "
+      "step 1 and recorded under gpu.sources; runtime memory totals: B06 gpu_memory (kv_planner.cpp)",
   };
 }
 

@@ -71,6 +71,7 @@
 #include <vector>
 
 #include "calculator.hpp"
+#include "gpu_choice.hpp"
 #include "kv_planner.hpp"
 #include "model.hpp"
 
@@ -88,9 +89,10 @@ inline constexpr double kDefaultBandwidthEfficiency = 0.80;
 /// Fraction of the datasheet dense tensor-core rate a step reaches. Decode's matmuls run on
 /// tensor cores, which B02's sweep (CUDA-core FMAs: fitted 55.7 of 67 TFLOP/s fp32 = 0.83) does
 /// not exercise, so the default is a tensor-core measurement instead: cublasGemmEx bf16,
-/// m = n = k = 8192, 678-692 of 989.5 TFLOP/s on the lent H200 = 0.69-0.70
-/// (shared/anchors/h200.md, 2026-11-29; the same default as B06's batch simulator). fp8 uses the
-/// same fraction (torch._scaled_mm fp8 reached 1309 of 1979 = 0.66 there: a little optimistic).
+/// m = n = k = 8192, 678-692 of 989.5 TFLOP/s on the lent H200 = 0.69-0.70 (2026-11-29; that
+/// run's record is not committed in this repository; the same default as B06's batch simulator).
+/// fp8 uses the same fraction (torch._scaled_mm fp8 reached 1309 of 1979 = 0.66 in the same
+/// session: a little optimistic).
 inline constexpr double kDefaultComputeEfficiency = 0.70;
 
 /// Tokens per sequence (prompt + output) when --context is not given: a 4k-token conversation.
@@ -188,24 +190,10 @@ struct Precision {
 /// bf16 (the baseline), fp8 weights with bf16 compute (W8A16), fp8 KV, W8A8, W8A8 + fp8 KV.
 const std::vector<Precision>& precisions();
 
-/// A GPU of common's table, or a JSON file with the table's field names.
-struct GpuChoice {
-  std::string key;   ///< table key ("h100-sxm") or the file path
-  std::string name;  ///< product name
-  b06::GpuMemory memory;  ///< total per GPU as the engine budgets it (B06: runtime total where recorded)
-  double hbm_bandwidth_GBps = 0;
-  double bf16_TFLOPs = 0;  ///< dense
-  double fp8_TFLOPs = std::numeric_limits<double>::quiet_NaN();         ///< dense; NaN: no fp8 tensor cores
-  double interconnect_GBps = std::numeric_limits<double>::quiet_NaN();  ///< bidirectional total per GPU; NaN: unknown
-  std::string interconnect = "";
-  std::string bandwidth_source, bf16_source, fp8_source, interconnect_source;
-};
-
-/// Looks `name` up in common's table (any spelling find_gpu accepts), or reads a .json file with
-/// the fields memory_GB, hbm_bandwidth_GBps, bf16_TFLOPs (required; a number or {"value",
-/// "source"}) and fp8_TFLOPs, interconnect_GBps (optional). Throws UsageError starting with
-/// "--gpu:" and listing the table's keys when the name is unknown.
-GpuChoice choose_gpu(const std::string& name);
+/// The GPU: B06's choice (a row of common's GPU table, each number with its datasheet source, or
+/// a .json file with the table's field names; fp8_TFLOPs and interconnect_GBps are optional).
+using b06::GpuChoice;
+using b06::choose_gpu;
 
 /// What the capstone takes. Field comments name the CLI option.
 struct NodeRequest {
@@ -248,11 +236,14 @@ struct WeightBytes {
   double bytes_per_param = 0;         ///< resident_total / total params (what B06's planner is given)
 };
 
-/// The whole arithmetic for one precision.
+/// The whole arithmetic for one precision. When the weights do not fit (fits == false) only
+/// precision, weights and plan are filled: there is no pool, no batch and no step to time.
 struct VariantSizing {
   Precision precision;
   bool applicable = true;
   std::string not_applicable_why;  ///< e.g. "no fp8 tensor cores on NVIDIA A100 80GB"
+  bool fits = true;                ///< false: weights and reserves leave no KV page on a GPU
+  std::string does_not_fit_why;    ///< "weights do not fit in HBM: ..." with the numbers
   WeightBytes weights;
   double linear_TFLOPs = 0;     ///< effective rate of the linear layers (bf16 or fp8 x efficiency)
   double attention_TFLOPs = 0;  ///< effective rate of attention and the LM head (bf16 x efficiency)

@@ -14,7 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-const std::string kFixtures = std::string(TUTOR_SOURCE_DIR) + "/tests/trackB/b05/fixtures/";
+const std::string kFixtures = std::string(TUTOR_SOURCE_DIR) + "/trackB/b05_transformer/tests/fixtures/";
 
 /// Llama-3.1-8B's config.json, the fields the calculator reads (data/models/llama-3.1-8b.json).
 json llama_3_1_8b() {
@@ -125,7 +125,9 @@ TEST(ModelConfig, Gemma3HasFiveLocalLayersPerGlobalLayer) {
   for (std::size_t i = 0; i < m.layers.size(); ++i) {
     const bool expect_global = (i + 1) % 6 == 0;
     EXPECT_EQ(m.layers[i].attention, expect_global ? AttentionKind::full : AttentionKind::sliding_window) << i;
-    if (!expect_global) EXPECT_EQ(m.layers[i].window, 1024) << i;
+    if (!expect_global) {
+      EXPECT_EQ(m.layers[i].window, 1024) << i;
+    }
     global += expect_global;
   }
   EXPECT_EQ(global, 10);

@@ -1,5 +1,5 @@
 // B06's claim, measured: the continuous-batching simulator serves 1,000,000 requests in
-// under 10 seconds on one CPU core (issue 4). Wall time per run, single-threaded.
+// under 10 seconds on one CPU core (the module's requirement). Wall time per run, single-threaded.
 //
 // The configuration is a realistic one: Llama-3.1-8B in bf16 on one H100 SXM5, served with
 // vLLM's defaults (16-token blocks; max_num_seqs 256; 2048-token steps with chunked prefill,

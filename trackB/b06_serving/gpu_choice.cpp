@@ -1,0 +1,113 @@
+#include "gpu_choice.hpp"
+
+#include <cmath>
+#include <cstddef>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "tutor/atomic_file.hpp"
+#include "tutor/cli.hpp"
+#include "tutor/hardware.hpp"
+
+namespace tutor::b06 {
+namespace {
+
+using nlohmann::json;
+
+/// A field of a GPU JSON file: a number, or {"value": number, "source": "..."} like the table.
+/// Absent and not required: NaN.
+double gpu_field(const json& j, const std::string& path, const char* field, std::string* source, bool required) {
+  if (!j.contains(field)) {
+    if (required) throw UsageError(fmt::format("--gpu: {}: field '{}' missing", path, field));
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  const json& v = j.at(field);
+  const json& num = v.is_object() && v.contains("value") ? v.at("value") : v;
+  if (!num.is_number() || !(num.get<double>() > 0) || !std::isfinite(num.get<double>()))
+    throw UsageError(fmt::format("--gpu: {}: field '{}' must be a number > 0", path, field));
+  if (v.is_object() && v.contains("source") && !v.at("source").is_string())
+    throw UsageError(fmt::format("--gpu: {}: field '{}': source must be a string", path, field));
+  *source = v.is_object() && v.contains("source") ? v.at("source").get<std::string>() : path;
+  return num.get<double>();
+}
+
+GpuChoice from_file(const std::string& path) {
+  std::string text;
+  try {
+    text = read_text_file(path, std::size_t(1) << 20);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(fmt::format("--gpu: {}: {}", path, e.what()));
+  }
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception&) {
+    throw UsageError(fmt::format("--gpu: {}: not valid JSON", path));
+  }
+  if (!j.is_object()) throw UsageError(fmt::format("--gpu: {}: not a JSON object", path));
+  GpuChoice g;
+  g.key = path;
+  g.name = j.contains("name") && j["name"].is_string() ? j["name"].get<std::string>() : path;
+  std::string memory_source;
+  const double memory_GB = gpu_field(j, path, "memory_GB", &memory_source, true);
+  g.hbm_bandwidth_GBps = gpu_field(j, path, "hbm_bandwidth_GBps", &g.bandwidth_source, true);
+  g.bf16_TFLOPs = gpu_field(j, path, "bf16_TFLOPs", &g.bf16_source, true);
+  g.fp8_TFLOPs = gpu_field(j, path, "fp8_TFLOPs", &g.fp8_source, false);
+  g.interconnect_GBps = gpu_field(j, path, "interconnect_GBps", &g.interconnect_source, false);
+  if (j.contains("interconnect") && j["interconnect"].is_string()) g.interconnect = j["interconnect"].get<std::string>();
+  g.memory = {memory_GB * 1e9, false, fmt::format("{} GB x 1e9 B from {}", memory_GB, memory_source)};
+  return g;
+}
+
+GpuChoice from_table(const std::string& name) {
+  const hw::GpuSpec* spec = hw::find_gpu(name);
+  if (!spec)
+    throw UsageError(fmt::format("--gpu: unknown GPU '{}'; allowed: {} (or a .json file)", name, hw::known_keys()));
+  GpuChoice g;
+  g.key = spec->key;
+  g.name = spec->name;
+  g.memory = gpu_memory(*spec);
+  g.hbm_bandwidth_GBps = spec->hbm_bandwidth_GBps.value;
+  g.bandwidth_source = spec->hbm_bandwidth_GBps.source;
+  g.bf16_TFLOPs = spec->bf16_TFLOPs.value;
+  g.bf16_source = spec->bf16_TFLOPs.source;
+  g.fp8_TFLOPs = spec->fp8_TFLOPs.value;
+  g.fp8_source = spec->fp8_TFLOPs.source;
+  g.interconnect = spec->interconnect;
+  g.interconnect_GBps = spec->interconnect_GBps.value;
+  g.interconnect_source = spec->interconnect_GBps.source;
+  if (!(g.bf16_TFLOPs > 0) || !(g.hbm_bandwidth_GBps > 0))
+    throw UsageError(fmt::format("--gpu: the table has no bf16 rate or HBM bandwidth for {}", g.name));
+  return g;
+}
+
+json number_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+}  // namespace
+
+GpuChoice choose_gpu(const std::string& name, double memory_override_gib) {
+  GpuChoice g = name.size() > 5 && name.ends_with(".json") ? from_file(name) : from_table(name);
+  if (memory_override_gib > 0)
+    g.memory = {memory_override_gib * kGiB, true, fmt::format("--gpu-memory-gib {}", memory_override_gib)};
+  return g;
+}
+
+json to_json(const GpuChoice& g) {
+  return {{"key", g.key},
+          {"name", g.name},
+          {"memory", to_json(g.memory)},
+          {"hbm_bandwidth_GBps", g.hbm_bandwidth_GBps},
+          {"bf16_TFLOPs", g.bf16_TFLOPs},
+          {"fp8_TFLOPs", number_or_null(g.fp8_TFLOPs)},
+          {"interconnect", g.interconnect},
+          {"interconnect_GBps", number_or_null(g.interconnect_GBps)},
+          {"sources",
+           {{"hbm_bandwidth_GBps", g.bandwidth_source},
+            {"bf16_TFLOPs", g.bf16_source},
+            {"fp8_TFLOPs", g.fp8_source},
+            {"interconnect_GBps", g.interconnect_source}}}};
+}
+
+}  // namespace tutor::b06
