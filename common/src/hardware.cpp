@@ -431,11 +431,11 @@ constexpr std::array<GpuSpec, 15> kGpuTable{{
                                "Specifications, column H200 SXM: 'GPU Memory Bandwidth 4.8TB/s'"},
         .sm_count = {132,
                      "Not on the H200 datasheet. cudaDeviceProp.multiProcessorCount = 132 on the "
-                     "lent H200 (shared/anchors/h200.md, 2026-11-29): the 132-SM GH100 "
+                     "H200 measured here (2026-11-29): the 132-SM GH100 "
                      "configuration the Hopper whitepaper (2022) gives for H100 SXM5"},
         .l2_MB = {60,
-                  "Not on the H200 datasheet. cudaDeviceProp.l2CacheSize = 60 MB on the lent H200 "
-                  "(shared/anchors/h200.md, 2026-11-29); equals the full-GH100 L2 ('60 MB L2 "
+                  "Not on the H200 datasheet. cudaDeviceProp.l2CacheSize = 60 MB on the H200 measured "
+                  "here (2026-11-29); equals the full-GH100 L2 ('60 MB L2 "
                   "Cache') of the Hopper whitepaper (2022), where H100 SXM5 enables 50 MB"},
         .warp_size = {32, kCudaWarp},
         .fp32_TFLOPs = {67,

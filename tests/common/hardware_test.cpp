@@ -479,8 +479,8 @@ TEST(HardwareTable, H200_MemoryIs141GBAndTdpIs700W) {
 }
 
 TEST(HardwareTable, H200_SmCountAndL2MatchWhatTheRuntimeReported) {
-  // No H200 document lists these; shared/anchors/h200.md records cudaDeviceProp on the lent
-  // H200: "132 SMs, 60 MB L2". 132 is the H100 SXM5 SM count (Hopper whitepaper); 60 MB is the
+  // No H200 document lists these; the project's B01 record (docs/results/H200/b01_architecture/
+  // b01_device_info.json) has cudaDeviceProp of the H200 it measured: 132 SMs, 60 MiB of L2. 132 is the H100 SXM5 SM count (Hopper whitepaper); 60 MB is the
   // full GH100 L2, where H100 SXM5 enables 50 MB.
   const GpuSpec& h200 = row("h200-sxm");
   EXPECT_DOUBLE_EQ(h200.sm_count.value, 132);
@@ -858,7 +858,7 @@ TEST(HardwareLookup, UnknownNameFindsNothing) {
 }
 
 TEST(HardwareLookup, MatchesExactlyTheNameTheRuntimeReports) {
-  EXPECT_EQ(match_runtime_name("NVIDIA H200"), &row("h200-sxm"));  // shared/anchors/h200.md
+  EXPECT_EQ(match_runtime_name("NVIDIA H200"), &row("h200-sxm"));  // cudaDeviceProp.name in the B01 record
   EXPECT_EQ(match_runtime_name("NVIDIA H100 80GB HBM3"), &row("h100-sxm"));
   EXPECT_EQ(match_runtime_name("NVIDIA H100 PCIe"), &row("h100-pcie"));
   EXPECT_EQ(match_runtime_name("NVIDIA A100-SXM4-80GB"), &row("a100-80gb"));
