@@ -1,7 +1,7 @@
 // tutor_curriculum: renders CURRICULUM.md from data/curriculum.json, or checks that the
 // committed file still matches the data.
 //
-//   tutor_curriculum --data data/curriculum.json                      # print to stdout
+//   tutor_curriculum --data data/curriculum.json                      # print to stdout (or --out -)
 //   tutor_curriculum --data data/curriculum.json --out CURRICULUM.md  # write (atomically)
 //   tutor_curriculum --data data/curriculum.json --out CURRICULUM.md --check
 //
@@ -12,12 +12,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <sstream>
 #include <string>
 #include <system_error>
 
-#include "tutor/atomic_file.hpp"
 #include "tutor/cli.hpp"
 #include "tutor/curriculum.hpp"
 
@@ -27,15 +25,6 @@ namespace fs = std::filesystem;
 namespace curriculum = tutor::curriculum;
 
 constexpr const char* kProgram = "tutor_curriculum";
-
-// Atomic write (common's write_file_atomic); its failure is bad input for --out.
-void write_atomically(const fs::path& target, const std::string& text) {
-  try {
-    tutor::write_file_atomic(target.string(), text);
-  } catch (const std::runtime_error& e) {
-    throw tutor::UsageError(fmt::format("--out {}: {}", target.string(), e.what()));
-  }
-}
 
 // 1-based number of the first line where the two texts differ (a missing trailing line
 // counts as a difference at the line after the shorter text's last).
@@ -57,8 +46,8 @@ int run(const std::string& data_path, const std::string& out_path, bool check) {
   }
   const std::string rendered = curriculum::render_markdown(loaded);
 
-  if (out_path.empty()) {
-    std::fputs(rendered.c_str(), stdout);
+  if (out_path.empty() || out_path == "-") {
+    tutor::write_output("--out", "-", rendered);
     return tutor::kExitOk;
   }
 
@@ -84,7 +73,7 @@ int run(const std::string& data_path, const std::string& out_path, bool check) {
     return tutor::kExitOk;
   }
 
-  write_atomically(out_path, rendered);
+  tutor::write_output("--out", out_path, rendered);  // atomically (common's write_file_atomic)
   std::printf("wrote %s: %zu modules, %zu learning paths, %d learner-hours\n", out_path.c_str(),
               loaded.modules.size(), loaded.paths.size(), curriculum::total_hours(loaded));
   return tutor::kExitOk;
@@ -93,32 +82,34 @@ int run(const std::string& data_path, const std::string& out_path, bool check) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Render CURRICULUM.md (dependency graph, module table, learning paths) from the "
-               "curriculum data, or check that the committed file matches it.",
-               kProgram};
-  std::string data_path;
-  std::string out_path;
-  bool check = false;
-  app.add_option("--data", data_path, "curriculum data (JSON), e.g. data/curriculum.json")
-      ->required()
-      ->check(CLI::ExistingFile);
-  auto* out_option = app.add_option(
-      "--out", out_path, "Markdown file to write, e.g. CURRICULUM.md (default: print to stdout)");
-  app.add_flag("--check", check,
-               "write nothing; exit 1 if the --out file differs from the rendering")
-      ->needs(out_option);
-
-  if (const int parsed = tutor::parse_command_line(app, argc, argv); parsed >= 0) return parsed;
   return tutor::run_main(kProgram, [&] {
+    CLI::App app{"Render CURRICULUM.md (dependency graph, module table, learning paths) from the "
+                 "curriculum data, or check that the committed file matches it.",
+                 kProgram};
+    std::string data_path;
+    std::string out_path;
+    bool check = false;
+    app.add_option("--data", data_path, "curriculum data (JSON), e.g. data/curriculum.json")
+        ->required()
+        ->check(CLI::ExistingFile);
+    auto* out_option = app.add_option(
+        "--out", out_path, "Markdown file to write, e.g. CURRICULUM.md ('-' or not given: standard output)");
+    app.add_flag("--check", check, "write nothing; exit 1 if the --out file differs from the rendering")
+        ->needs(out_option);
+    if (const int parsed = tutor::parse_command_line(app, argc, argv); parsed >= 0) return parsed;
+
     std::error_code ec;
     // The data must be a regular file of sane size (not /dev/zero), and never the output.
     if (!fs::is_regular_file(data_path, ec) || fs::file_size(data_path, ec) > (16u << 20))
       throw tutor::UsageError(fmt::format("--data {}: must be a readable JSON file of at most 16 MiB", data_path));
-    if (!out_path.empty() && fs::exists(out_path, ec) && fs::equivalent(data_path, out_path, ec))
-      throw tutor::UsageError(fmt::format("--out {}: is the --data file; write the Markdown elsewhere", out_path));
-    if (check && fs::exists(out_path, ec) && !fs::is_regular_file(out_path, ec))
-      throw tutor::UsageError(fmt::format("--out {}: is not a regular file", out_path));
-    if (!check) tutor::require_writable("--out", out_path);
+    tutor::require_distinct_outputs({{"--out", out_path}}, {{"--data", data_path}});
+    if (check) {
+      if (out_path == "-") throw tutor::UsageError("--out: --check compares a file; give its path, not '-'");
+      if (fs::exists(out_path, ec) && !fs::is_regular_file(out_path, ec))
+        throw tutor::UsageError(fmt::format("--out {}: is not a regular file", out_path));
+    } else {
+      tutor::require_writable("--out", out_path);
+    }
     return run(data_path, out_path, check);
   });
 }

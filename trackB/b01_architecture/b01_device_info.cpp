@@ -24,6 +24,7 @@
 #include "tutor/gpu.hpp"
 #include "tutor/hardware.hpp"
 #include "tutor/launcher.hpp"
+#include "tutor/output.hpp"
 #include "tutor/report.hpp"
 #include "tutor/roofline.hpp"
 
@@ -114,9 +115,9 @@ void print_spec_title(std::FILE* out, std::string_view tag, const hw::GpuSpec& s
 
 // ---- --gpu NAME ---------------------------------------------------------------------------
 
-int run_gpu(const std::string& name, const std::string& json_path) {
+int run_gpu(const std::string& name, Outputs& out, const std::string& command) {
   const hw::GpuSpec& s = find_or_usage_error(name, "--gpu");
-  std::FILE* human = json_path == "-" ? stderr : stdout;
+  std::FILE* human = out.human();
   fmt::print(human, "kind: model (datasheet numbers from the hardware table; no GPU used)\n");
   print_spec_title(human, "gpu : ", s);
   fmt::print(human, "\n{:<22} {:>10}  {:<8} {}\n", "datasheet", "value", "unit", "source");
@@ -133,10 +134,9 @@ int run_gpu(const std::string& name, const std::string& json_path) {
     else
       fmt::print(human, "{:<6} {:>14} {:>17}  ({})\n", r.dtype, "not supported", "-", r.source);
   }
-  if (!json_path.empty()) {
-    json j = {{"lab", "b01_device_info"}, {"module", "B01"}, {"kind", "model"}, {"gpu", spec_json(s)}};
-    write_json(j, json_path);
-  }
+  json j = record_head("b01_device_info", "B01", "model", command);
+  j["gpu"] = spec_json(s);
+  out.write_json(j);
   return kExitOk;
 }
 
@@ -146,10 +146,10 @@ std::string ratio_text(double a, double b) {
   return std::isfinite(a) && std::isfinite(b) && a != 0 ? fmt::format("{:.2f}x", b / a) : "-";
 }
 
-int run_compare(const std::vector<std::string>& names, const std::string& json_path) {
+int run_compare(const std::vector<std::string>& names, Outputs& out, const std::string& command) {
   const hw::GpuSpec& a = find_or_usage_error(names.at(0), "--compare");
   const hw::GpuSpec& b = find_or_usage_error(names.at(1), "--compare");
-  std::FILE* human = json_path == "-" ? stderr : stdout;
+  std::FILE* human = out.human();
   fmt::print(human, "kind: model (datasheet numbers from the hardware table; no GPU used)\n");
   print_spec_title(human, "A = ", a);
   print_spec_title(human, "B = ", b);
@@ -180,26 +180,25 @@ int run_compare(const std::vector<std::string>& names, const std::string& json_p
     fmt::print(human, "{} ({}):\n", s == &a ? "A" : "B", s->name);
     for (const auto& f : kSpecFields) fmt::print(human, "  {}: {}\n", f.label, ((*s).*f.member).source);
   }
-  if (!json_path.empty()) {
-    json j = {{"lab", "b01_device_info"}, {"module", "B01"}, {"kind", "model"}, {"a", spec_json(a)},
-              {"b", spec_json(b)}, {"comparison", rows}, {"ratios", "b / a"}};
-    write_json(j, json_path);
-  }
+  json j = record_head("b01_device_info", "B01", "model", command);
+  j.update({{"a", spec_json(a)}, {"b", spec_json(b)}, {"comparison", rows}, {"ratios", "b / a"}});
+  out.write_json(j);
   return kExitOk;
 }
 
 // ---- --list-gpus --------------------------------------------------------------------------
 
-int run_list(const std::string& json_path) {
-  std::FILE* human = json_path == "-" ? stderr : stdout;
+int run_list(Outputs& out, const std::string& command) {
+  std::FILE* human = out.human();
   json rows = json::array();
   for (const auto& s : hw::gpu_table()) {
     fmt::print(human, "{:<12} {} ({} {})\n", s.key, s.name, s.vendor, s.arch);
     rows.push_back({{"key", std::string(s.key)}, {"name", std::string(s.name)}, {"vendor", std::string(s.vendor)},
                     {"arch", std::string(s.arch)}});
   }
-  if (!json_path.empty())
-    write_json({{"lab", "b01_device_info"}, {"module", "B01"}, {"kind", "model"}, {"gpus", rows}}, json_path);
+  json j = record_head("b01_device_info", "B01", "model", command);
+  j["gpus"] = rows;
+  out.write_json(j);
   return kExitOk;
 }
 
@@ -261,20 +260,21 @@ std::string fraction_text(double value, double datasheet) {
                                                                            : "-";
 }
 
-int run_device(int ordinal, const std::string& json_path, int argc, char** argv) {
-  std::FILE* human = json_path == "-" ? stderr : stdout;
+int run_device(int ordinal, Outputs& out, const std::string& command) {
+  std::FILE* human = out.human();
   const bool progress = ::isatty(STDERR_FILENO);
   LabRecord record;
   record.lab = "b01_device_info";
   record.module = "B01";
   record.kind = "measurement";
-  record.command = command_line(argc, argv);
+  record.command = command;
   record.device.info = gpu::open_device(ordinal);  // no GPU: gpu::NoDevice, exit 3
   const std::vector<Property> props = TUTOR_LAUNCHER(query_device)(ordinal);
   const std::vector<std::vector<int>> peers = TUTOR_LAUNCHER(peer_access_matrix)();
   if (progress) fmt::print(stderr, "measuring the copy bandwidth (1 GiB) and the fp32 FMA rate...\n");
   record.device.copy_GBps = gpu::measure_copy_GBps(kCopyBytes);
   record.device.fma_TFLOPs = gpu::measure_fma_TFLOPs();
+  const gpu::ClockSample clocks = gpu::read_clocks();  // right after the measurements
   const bool amd = record.device.info.vendor == "AMD";
   record.ceiling = {amd ? "device-to-device copy (hipMemcpy)" : "device-to-device copy (cudaMemcpy)",
                     record.device.copy_GBps, CeilingUnit::GBps};
@@ -339,8 +339,9 @@ int run_device(int ordinal, const std::string& json_path, int argc, char** argv)
               {"datasheet_kind", "model (published numbers, not measured here)"}};
   }
 
-  if (!json_path.empty()) {
-    json j = to_json(record);  // "kind": "measurement", variants empty: B01 runs no ladder
+  if (out.json()) {
+    json j = to_json(record);  // record_head + device; "kind": "measurement", variants empty: no ladder
+    j["clocks"] = to_json(clocks);
     json properties = json::array();
     for (const auto& p : props)
       properties.push_back({{"key", p.key}, {"name", p.name},
@@ -353,7 +354,7 @@ int run_device(int ordinal, const std::string& json_path, int argc, char** argv)
     j["notes"] = {{"datasheet_vs_this_device", versus},
                   {"derived_bandwidth", "derived from runtime-reported clock and bus width: 2 x clock x bus/8 "
                                         "(not measured, not the datasheet)"}};
-    write_json(j, json_path);
+    out.write_json(j);
   }
   return kExitOk;
 }
@@ -365,7 +366,7 @@ int run(int argc, char** argv) {
                "the peer-access matrix, and the datasheet beside ceilings measured in the same run; or a "
                "GPU's datasheet row and ridge points with no GPU (--gpu, --compare)", "b01_device_info"};
   int device = 0;
-  std::string gpu, json_path;
+  std::string gpu;
   std::vector<std::string> compare;
   bool list_gpus = false;
   auto* device_opt = app.add_option("--device", device, "GPU index to describe and measure")
@@ -375,18 +376,17 @@ int run(int argc, char** argv) {
   auto* compare_opt = app.add_option("--compare", compare, "no GPU needed: two GPUs of the table side by side, with "
                                                            "B/A ratios")->expected(2)->type_name("A B");
   auto* list_opt = app.add_flag("--list-gpus", list_gpus, "list the keys of the hardware table");
-  auto* json_opt = app.add_option("--json", json_path, "write the JSON record to PATH ('-' or no PATH: stdout)")
-                       ->expected(0, 1);
+  Outputs out(app);
   gpu_opt->excludes(compare_opt);
   list_opt->excludes(gpu_opt)->excludes(compare_opt);
   device_opt->excludes(gpu_opt)->excludes(compare_opt)->excludes(list_opt);
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
-  if (json_opt->count() > 0 && json_path.empty()) json_path = "-";
-  require_writable("--json", json_path);
-  if (list_gpus) return run_list(json_path);
-  if (gpu_opt->count() > 0) return run_gpu(gpu, json_path);
-  if (compare_opt->count() > 0) return run_compare(compare, json_path);
-  return run_device(device, json_path, argc, argv);
+  out.check();
+  const std::string command = command_line(argc, argv);
+  if (list_gpus) return run_list(out, command);
+  if (gpu_opt->count() > 0) return run_gpu(gpu, out, command);
+  if (compare_opt->count() > 0) return run_compare(compare, out, command);
+  return run_device(device, out, command);
 }
 
 }  // namespace

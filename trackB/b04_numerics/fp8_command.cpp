@@ -16,6 +16,7 @@
 #include "low_precision.hpp"
 #include "misread.hpp"
 #include "tutor/cli.hpp"
+#include "tutor/output.hpp"
 #include "tutor/report.hpp"
 
 namespace tutor::b04 {
@@ -126,15 +127,12 @@ json code_json(Format f, std::uint8_t c) {
           {"value", json_number(v)}, {"exact", exact_form(v)}};
 }
 
-/// Where the human text goes: stdout, or stderr when the JSON record takes stdout.
-std::FILE* human_stream(const std::string& json_path) { return json_path == "-" ? stderr : stdout; }
-
 const char* mode_name(Overflow o) { return o == Overflow::saturate ? "saturating" : "non-saturating"; }
 
 // ---- decode ---------------------------------------------------------------------------------
 
-int run_decode(Format f, std::uint8_t c, const std::string& json_path, const std::string& command) {
-  std::FILE* out = human_stream(json_path);
+int run_decode(Format f, std::uint8_t c, Outputs& outputs, const std::string& command) {
+  std::FILE* out = outputs.human();
   const FormatInfo fi = info(f);
   const float v = decode(f, c);
   fmt::print(out, "kind: model (format definition: {})\n", fi.source);
@@ -150,12 +148,12 @@ int run_decode(Format f, std::uint8_t c, const std::string& json_path, const std
       others.push_back({{"format", info(g).name}, {"value", json_number(w)}, {"class", to_string(classify(g, c))}});
     }
   }
-  if (!json_path.empty()) {
+  if (outputs.json()) {
     json j = record_head("b04_numerics", "B04", "model", command, "fp8 decode");
     j["format"] = format_json(f);
     j["result"] = code_json(f, c);
     j["same_bits_in_other_formats"] = others;
-    write_json(j, json_path);
+    outputs.write_json(j);
   }
   return kExitOk;
 }
@@ -202,10 +200,10 @@ std::string mode_words(Format f, Overflow o) {
   return mode_name(o);
 }
 
-int run_encode(Format f, const std::string& text, Overflow o, const std::string& json_path, const std::string& command) {
+int run_encode(Format f, const std::string& text, Overflow o, Outputs& outputs, const std::string& command) {
   const Fp32Input in = parse_value(text);
   const float x = in.x;
-  std::FILE* out = human_stream(json_path);
+  std::FILE* out = outputs.human();
   const FormatInfo fi = info(f);
   const std::uint8_t c = encode(f, x, o);
   const float v = decode(f, c);
@@ -242,7 +240,7 @@ int run_encode(Format f, const std::string& text, Overflow o, const std::string&
   else if (is_fnuz(f) && std::signbit(x) && c == 0x00)
     note = "FNUZ has no -0: a negative input that rounds to zero gives 0x00 (0x80 would be NaN)";
   if (!note.empty()) fmt::print(out, "note: {}\n", note);
-  if (!json_path.empty()) {
+  if (outputs.json()) {
     json j = record_head("b04_numerics", "B04", "model", command, "fp8 encode");
     if (!note.empty()) j["note"] = note;
     j["format"] = format_json(f);
@@ -250,15 +248,15 @@ int run_encode(Format f, const std::string& text, Overflow o, const std::string&
     j["overflow"] = mode_words(f, o);
     j["result"] = code_json(f, c);
     j["conventions"] = conv;
-    write_json(j, json_path);
+    outputs.write_json(j);
   }
   return kExitOk;
 }
 
 // ---- table ----------------------------------------------------------------------------------
 
-int run_table(Format f, const std::string& json_path, const std::string& command) {
-  std::FILE* out = human_stream(json_path);
+int run_table(Format f, Outputs& outputs, const std::string& command) {
+  std::FILE* out = outputs.human();
   const FormatInfo fi = info(f);
   fmt::print(out, "kind: model ({})\n", fi.source);
   fmt::print(out, "{}: {} exponent bits, {} fraction bits, bias {}; max finite {}, min normal {}, min subnormal {}; "
@@ -274,11 +272,11 @@ int run_table(Format f, const std::string& json_path, const std::string& command
                value_text(v), exact_form(v));
     rows.push_back(code_json(f, c));
   }
-  if (!json_path.empty()) {
+  if (outputs.json()) {
     json j = record_head("b04_numerics", "B04", "model", command, "fp8 table");
     j["format"] = format_json(f);
     j["codes"] = rows;
-    write_json(j, json_path);
+    outputs.write_json(j);
   }
   return kExitOk;
 }
@@ -307,13 +305,13 @@ json counts_json(const MisreadCounts& n) {
           {"inf_to_value", n.inf_to_value}, {"nan_kept", n.nan_kept},   {"other", n.other}};
 }
 
-int run_misread(const MisreadOptions& o, const std::string& json_path, const std::string& command) {
+int run_misread(const MisreadOptions& o, Outputs& outputs, const std::string& command) {
   const Format from = format_or_throw(o.from, "--from");
   if (from == Format::e2m1 || from == Format::e8m0)
     throw UsageError(fmt::format("--from: {} has no OCP/FNUZ partner; allowed: e4m3fn, e4m3fnuz, e5m2, e5m2fnuz",
                                  o.from));
   const Format to = fnuz_partner(from);
-  std::FILE* out = human_stream(json_path);
+  std::FILE* out = outputs.human();
   const std::vector<float> w = synthetic_weights(std::size_t(o.count), o.seed, 0.02, std::size_t(o.nans));
   const ScaledTensor written = quantize_per_tensor(w, from);
   const std::vector<float> truth = dequantize(written);
@@ -357,7 +355,7 @@ int run_misread(const MisreadOptions& o, const std::string& json_path, const std
                   "dequantized values changed: {} of {}\n", info(to).name, g(cast.saturated),
              value_text(info(to).max_finite), g(cast_changed), g(truth.size()));
 
-  if (!json_path.empty()) {
+  if (outputs.json()) {
     json j = record_head("b04_numerics", "B04", "simulation", command, "fp8 misread");
     j["tensor"] = {{"count", o.count}, {"seed", o.seed}, {"std", 0.02}, {"outlier_rate", 1e-3},
                    {"outlier_factor", {8, 20}}, {"nan_count", o.nans}};
@@ -369,7 +367,7 @@ int run_misread(const MisreadOptions& o, const std::string& json_path, const std
                        {"inf_to_nan", conv.inf_to_nan}, {"saturated", conv.saturated},
                        {"dequantized_values_changed", changed}};
     j["plain_cast"] = {{"saturated", cast.saturated}, {"dequantized_values_changed", cast_changed}};
-    write_json(j, json_path);
+    outputs.write_json(j);
   }
   return kExitOk;
 }
@@ -378,13 +376,13 @@ int run_misread(const MisreadOptions& o, const std::string& json_path, const std
 
 std::function<int()> add_fp8_command(CLI::App& app, const std::string& command_line) {
   struct State {
-    std::string format, code, value, json_path;
+    std::string format, code, value;
     bool saturate = false;
     MisreadOptions misread;
+    std::unique_ptr<Outputs> decode_out, encode_out, table_out, misread_out;  ///< --json of each form
   };
   auto s = std::make_shared<State>();
   const std::string formats = fmt::format("number format: {}", kFormatNames);
-  const std::string json_help = "write the record as JSON to PATH ('-' or no PATH: stdout; put it last)";
 
   CLI::App* fp8 = app.add_subcommand("fp8", "fp8 / fp4 / e8m0 codecs: OCP (Hopper, CDNA 4) vs FNUZ (CDNA 3), "
                                             "decode, encode, table, misread (kind: model)");
@@ -394,7 +392,7 @@ std::function<int()> add_fp8_command(CLI::App& app, const std::string& command_l
   dec->add_option("--format", s->format, formats)->required();
   dec->add_option("CODE", s->code, "the code: hex 0x38, binary 0b00111000 or decimal 56; 0..255 (e2m1: 0..15)")
       ->required();
-  CLI::Option* dec_json = dec->add_option("--json", s->json_path, json_help)->expected(0, 1);
+  s->decode_out = std::make_unique<Outputs>(*dec);
 
   CLI::App* enc = fp8->add_subcommand("encode", "the nearest code (ties to even) and what each convention gives");
   enc->add_option("--format", s->format, formats)->required();
@@ -405,11 +403,11 @@ std::function<int()> add_fp8_command(CLI::App& app, const std::string& command_l
   // CLI11 reads "-inf" as the short options -i -n -f: keep what it cannot place, and take a lone
   // leftover as the value (checked after parsing).
   enc->allow_extras();
-  CLI::Option* enc_json = enc->add_option("--json", s->json_path, json_help)->expected(0, 1);
+  s->encode_out = std::make_unique<Outputs>(*enc);
 
   CLI::App* tab = fp8->add_subcommand("table", "every code of a format with its value and class");
   tab->add_option("--format", s->format, formats)->required();
-  CLI::Option* tab_json = tab->add_option("--json", s->json_path, json_help)->expected(0, 1);
+  s->table_out = std::make_unique<Outputs>(*tab);
 
   CLI::App* mis = fp8->add_subcommand("misread", "a weight tensor written in one variant and read as the other "
                                                  "(OCP vs FNUZ), and the right conversion (kind: simulation)");
@@ -420,16 +418,16 @@ std::function<int()> add_fp8_command(CLI::App& app, const std::string& command_l
   mis->add_option("--seed", s->misread.seed, "seed of the synthetic tensor (default 1)")->check(decimal_integer());
   mis->add_option("--nans", s->misread.nans, "NaN elements planted in the tensor (0 to 1000; default 4)")
       ->check(decimal_integer())->check(CLI::Range(std::uint64_t(0), std::uint64_t(1000)));
-  CLI::Option* mis_json = mis->add_option("--json", s->json_path, json_help)->expected(0, 1);
+  s->misread_out = std::make_unique<Outputs>(*mis);
 
   return [=, command = command_line]() -> int {
     if (!fp8->parsed()) return -1;
-    for (const CLI::Option* o : {dec_json, enc_json, tab_json, mis_json})
-      if (o->count() > 0 && s->json_path.empty()) s->json_path = "-";
-    require_writable("--json", s->json_path);
-    if (mis->parsed()) return run_misread(s->misread, s->json_path, command);
+    Outputs& out = mis->parsed() ? *s->misread_out : dec->parsed() ? *s->decode_out
+                   : enc->parsed() ? *s->encode_out : *s->table_out;
+    out.check();
+    if (mis->parsed()) return run_misread(s->misread, out, command);
     const Format f = format_or_throw(s->format);
-    if (dec->parsed()) return run_decode(f, parse_code(s->code, f), s->json_path, command);
+    if (dec->parsed()) return run_decode(f, parse_code(s->code, f), out, command);
     if (enc->parsed()) {
       std::vector<std::string> extras;
       for (const std::string& e : enc->remaining())
@@ -438,10 +436,10 @@ std::function<int()> add_fp8_command(CLI::App& app, const std::string& command_l
       else if (!extras.empty())
         throw UsageError(fmt::format("VALUE: unexpected argument '{}'; give one number", extras[0]));
       if (s->value.empty()) throw UsageError("VALUE: missing; give the number to encode (1.5, -3e-5, 0x1.8p0, inf, nan)");
-      return run_encode(f, s->value, s->saturate ? Overflow::saturate : Overflow::non_saturating, s->json_path,
+      return run_encode(f, s->value, s->saturate ? Overflow::saturate : Overflow::non_saturating, out,
                         command);
     }
-    return run_table(f, s->json_path, command);
+    return run_table(f, out, command);
   };
 }
 

@@ -10,7 +10,7 @@
 //   fp8 table   --format F          every code with its value and class
 //   fp8 misread [--from F]          a weight tensor written in one variant read as the other
 //
-// Every form takes --json [PATH]. Output is kind "model": the formats' definitions evaluated
+// Every form takes --json PATH ('-': stdout). Output is kind "model": the formats' definitions evaluated
 // on the CPU (misread: "simulation", a seeded synthetic tensor).
 #include <functional>
 #include <string>

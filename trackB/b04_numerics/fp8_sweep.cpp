@@ -25,6 +25,7 @@
 #include "tutor/cli.hpp"
 #include "tutor/gpu.hpp"
 #include "tutor/launcher.hpp"
+#include "tutor/output.hpp"
 #include "tutor/report.hpp"
 #include "tutor/stats.hpp"
 
@@ -135,7 +136,8 @@ double time_ms(Launch&& launch) {
 }
 
 CheckResult run_check(const SweepCheck& c, int reps) {
-  CheckResult r{c};
+  CheckResult r{};
+  r.check = c;
   gpu::DeviceBuffer counters(sizeof(SweepCounters));
   counters.fill_bytes(0);
   {
@@ -176,7 +178,8 @@ struct DecodeResult {
 };
 
 DecodeResult run_decode_check(Format f) {
-  DecodeResult r{f};
+  DecodeResult r{};
+  r.format = f;
   gpu::DeviceBuffer out(512 * sizeof(std::uint32_t)), path(sizeof(unsigned));
   out.fill_u32(0);
   path.fill_bytes(0);
@@ -220,7 +223,6 @@ void print_list() {
 }
 
 struct Options {
-  std::string json_path;
   int device = 0, reps = 5;
   bool list = false;
 };
@@ -230,22 +232,20 @@ int run(int argc, char** argv) {
   CLI::App app{"B04 fp8 sweep: converts all 2^32 fp32 bit patterns to fp8 with the GPU's own conversion and with "
                "the library's encode(), on the device, counts the codes that differ, and times both",
                "b04_fp8_sweep"};
-  auto* json_opt = app.add_option("--json", o.json_path, "write the JSON record to PATH ('-' or no PATH: stdout)")
-                       ->expected(0, 1);
+  Outputs outputs(app);
   app.add_option("--device", o.device, "GPU index")->check(decimal_integer())->check(CLI::Range(0, 63));
   app.add_option("--reps", o.reps, "timed sweeps per conversion for the throughput (1 to 50, default 5; "
                                    "median reported)")->check(decimal_integer())->check(CLI::Range(1, 50));
   app.add_flag("--list", o.list, "list the checks each vendor runs, then exit (no GPU needed)");
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
-  if (json_opt->count() > 0 && o.json_path.empty()) o.json_path = "-";
-  if (o.list && json_opt->count() > 0) throw UsageError("--json: records a run; --list prints to stdout only");
-  require_writable("--json", o.json_path);
+  if (o.list) outputs.refuse("records a run; --list prints to stdout only");
+  outputs.check();
   if (o.list) {
     print_list();
     return kExitOk;
   }
 
-  std::FILE* out = o.json_path == "-" ? stderr : stdout;
+  std::FILE* out = outputs.human();
   const bool progress = ::isatty(STDERR_FILENO);
   const gpu::DeviceInfo dev = gpu::open_device(o.device);
   const std::vector<SweepCheck> checks = checks_for(dev.vendor);
@@ -259,6 +259,7 @@ int run(int argc, char** argv) {
   }
   std::vector<DecodeResult> decodes;
   for (Format f : decode_formats_for(dev.vendor)) decodes.push_back(run_decode_check(f));
+  const gpu::ClockSample clocks = gpu::read_clocks();  // right after the sweeps
 
   fmt::print(out, "device : {} ({}, {} SMs, {})\n", dev.name, dev.arch, dev.sm_count, dev.runtime_version);
   fmt::print(out, "kind: measurement: all {} fp32 bit patterns converted on the device by the vendor's conversion and "
@@ -305,9 +306,10 @@ int run(int argc, char** argv) {
   fmt::print(out, "{}\n", passed ? "verdict: no unexplained mismatch"
                                  : "verdict: UNEXPLAINED mismatches: the library and the vendor conversion disagree");
 
-  if (!o.json_path.empty()) {
+  if (outputs.json()) {
     json j = record_head("b04_fp8_sweep", "B04", "measurement", command_line(argc, argv));
     j["device"] = to_json(dev);
+    j["clocks"] = to_json(clocks);
     j["problem"] = {{"patterns", std::uint64_t(1) << 32}, {"reps", o.reps},
                     {"library", "trackB/b04_numerics/low_precision.hpp encode() / decode()"},
                     {"grid", "8192 blocks x 256 threads, 2048 patterns per thread"}};
@@ -344,7 +346,7 @@ int run(int argc, char** argv) {
     j["decode"] = decode_json;
     j["variants"] = variants;
     j["passed"] = passed;
-    write_json(j, o.json_path);
+    outputs.write_json(j);
   }
   return passed ? kExitOk : kExitCheckFailed;
 }

@@ -13,8 +13,8 @@
 
 #include <fmt/format.h>
 
-#include "tutor/atomic_file.hpp"
 #include "tutor/cli.hpp"
+#include "tutor/output.hpp"
 #include "tutor/report.hpp"
 #include "tutor/verify.hpp"
 
@@ -366,7 +366,7 @@ std::vector<float> normal_tensor(std::size_t n, std::uint64_t seed) {
 namespace {
 
 struct HazardsOptions {
-  std::string only, json_path;
+  std::string only;
   std::uint64_t seed = 1;
   std::int64_t sum_count = 10000;  ///< signed: CLI11 would wrap "-3" into a huge unsigned count
   std::int64_t samples = 4096;
@@ -757,13 +757,12 @@ std::string joined_names() {
   return s;
 }
 
-int run_hazards(const HazardsOptions& o, const std::string& command) {
-  require_writable("--json", o.json_path);
+int run_hazards(const HazardsOptions& o, Outputs& outputs, const std::string& command) {
   if (!o.only.empty() && std::none_of(hazards().begin(), hazards().end(), [&](const Hazard& h) { return o.only == h.name; }))
     throw UsageError(fmt::format("--only: unknown hazard '{}'; allowed: {}", o.only, joined_names()));
   if (o.max_k < kMinK || o.max_k > kMaxK || (o.max_k & (o.max_k - 1)) != 0)
     throw UsageError(fmt::format("--max-k: must be a power of two in [{}, {}], got {}", kMinK, kMaxK, o.max_k));
-  std::FILE* out = o.json_path == "-" ? stderr : stdout;
+  std::FILE* out = outputs.human();
   fmt::print(out, "kind: simulation ({})\n", kMethod);
   json record = record_head("b04_numerics", "B04", "simulation", command, "hazards");
   record["method"] = kMethod;
@@ -784,7 +783,7 @@ int run_hazards(const HazardsOptions& o, const std::string& command) {
   }
   record["experiments"] = experiments;
   record["passed"] = all_passed;
-  if (!o.json_path.empty()) write_json(record, o.json_path);
+  outputs.write_json(record);
   if (!all_passed) {
     fmt::print(stderr, "b04_numerics: hazards: a check did not hold (see 'DOES NOT HOLD' above)\n");
     return kExitCheckFailed;
@@ -823,13 +822,11 @@ std::function<int()> add_hazards_command(CLI::App& app, const std::string& comma
                               "K runs 64, 256, 1024, ... up to it", kMinK, kMaxK))
       ->check(decimal_integer())
       ->check(CLI::Range(kMinK, kMaxK));
-  CLI::Option* json_opt =
-      cmd->add_option("--json", o->json_path, "write the record as JSON to PATH ('-' or no PATH: stdout)")
-          ->expected(0, 1);
-  return [cmd, json_opt, o, command_line]() -> int {
+  auto outputs = std::make_shared<Outputs>(*cmd);
+  return [cmd, outputs, o, command_line]() -> int {
     if (!cmd->parsed()) return -1;
-    if (json_opt->count() > 0 && o->json_path.empty()) o->json_path = "-";
-    return run_hazards(*o, command_line);
+    outputs->check();
+    return run_hazards(*o, *outputs, command_line);
   };
 }
 

@@ -16,6 +16,7 @@
 
 #include "hazards.hpp"  // SeededRng
 #include "tutor/cli.hpp"
+#include "tutor/output.hpp"
 #include "tutor/report.hpp"
 
 namespace tutor::b04 {
@@ -199,7 +200,6 @@ struct Int8Options {
   WeightSpec spec;
   int group_size = 128;
   std::vector<double> clip_percentiles = {99.9, 99.99};
-  std::string json_path;
 };
 
 const char* to_string(Grid g) { return g == Grid::int8 ? "int8" : "fp8_e4m3fn"; }
@@ -215,8 +215,7 @@ std::string columns_text(const std::vector<int>& cols) {
   return s;
 }
 
-int run_int8(Int8Options o, const std::string& command) {
-  require_writable("--json", o.json_path);
+int run_int8(Int8Options o, Outputs& outputs, const std::string& command) {
   const WeightSpec& s = o.spec;
   if (std::int64_t(s.rows) * s.cols > kMaxWeights)
     throw UsageError(fmt::format("--rows x --cols: at most {} weights, got {} x {}", thousands(kMaxWeights), s.rows,
@@ -230,7 +229,7 @@ int run_int8(Int8Options o, const std::string& command) {
       throw UsageError(fmt::format("--clip-percentiles: each must be in [50, 100), got {:g}", p));
 
   const WeightMatrix w = make_weight_matrix(s);
-  std::FILE* out = o.json_path == "-" ? stderr : stdout;
+  std::FILE* out = outputs.human();
   fmt::print(out, "kind: simulation (quantize and dequantize on the CPU, fp8 through the b04 codec; no GPU ran)\n");
   const std::string outliers =
       s.outlier_channels == 0
@@ -305,7 +304,7 @@ int run_int8(Int8Options o, const std::string& command) {
                     "  per-tensor scale costs it little: {:.1f} dB on the ordinary weights\n",
                errors[errors.size() - 2].sqnr_db_ordinary);
 
-  if (!o.json_path.empty()) {
+  if (outputs.json()) {
     json j = record_head("b04_numerics", "B04", "simulation", command, "int8");
     j["method"] = "quantize and dequantize on the CPU (int8: clamp(round_half_even(w / s), -127, 127) s; fp8: the "
                   "b04 codec's e4m3fn encode with saturation and decode); no GPU ran";
@@ -331,7 +330,7 @@ int run_int8(Int8Options o, const std::string& command) {
         "E. Frantar et al., GPTQ, ICLR 2023, and J. Lin et al., AWQ, MLSys 2024 (groups of 128 input channels)",
         "P. Micikevicius et al., FP8 Formats for Deep Learning, arXiv:2209.05433 (2022) (E4M3 max 448; fp8 "
         "post-training quantization)"};
-    write_json(j, o.json_path);
+    outputs.write_json(j);
   }
   return kExitOk;
 }
@@ -369,13 +368,11 @@ std::function<int()> add_int8_command(CLI::App& app, const std::string& command_
       ->check(finite_number());
   cmd->add_option("--seed", o->spec.seed, "seed of the weights and the outlier columns (default 1)")
       ->check(decimal_integer());
-  CLI::Option* json_opt =
-      cmd->add_option("--json", o->json_path, "write the record as JSON to PATH ('-' or no PATH: stdout)")
-          ->expected(0, 1);
-  return [cmd, json_opt, o, command_line]() -> int {
+  auto outputs = std::make_shared<Outputs>(*cmd);
+  return [cmd, outputs, o, command_line]() -> int {
     if (!cmd->parsed()) return -1;
-    if (json_opt->count() > 0 && o->json_path.empty()) o->json_path = "-";
-    return run_int8(*o, command_line);
+    outputs->check();
+    return run_int8(*o, *outputs, command_line);
   };
 }
 

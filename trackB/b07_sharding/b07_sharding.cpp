@@ -25,6 +25,7 @@
 #include "pipeline_schedule.hpp"
 #include "tutor/cli.hpp"
 #include "tutor/hardware.hpp"
+#include "tutor/output.hpp"
 #include "tutor/report.hpp"
 
 namespace tutor::b07 {
@@ -62,7 +63,6 @@ struct MemoryOptions {
   double gpu_memory_gib = 0;
   bool gpu_memory_given = false, virtual_given = false, microbatches_given = false;
   bool no_dropout = false, flash = false, sp = false, explain = false;
-  std::string json_path;
 };
 
 b05::ModelConfig load_model(const MemoryOptions& o) { return b05::load_model_option(o.model, o.config); }
@@ -132,7 +132,7 @@ void explain_memory(std::FILE* out) {
 }
 
 /// --params: model states only (no shape, no activations).
-int run_memory_params(const MemoryOptions& o, const Capacity& cap, const std::string& command) {
+int run_memory_params(const MemoryOptions& o, const Capacity& cap, Outputs& outputs, const std::string& command) {
   const ParallelConfig& c = o.parallel;
   if (!(std::isfinite(o.params) && o.params >= 1))
     throw UsageError(fmt::format("--params: must be a parameter count >= 1, got {}", o.params));
@@ -140,7 +140,7 @@ int run_memory_params(const MemoryOptions& o, const Capacity& cap, const std::st
     throw UsageError(fmt::format("--gpus: must be a multiple of --tp x --pp = {}, got {}", c.tp * c.pp, c.gpus));
   const int dp = c.gpus / (c.tp * c.pp);
   const double psi = o.params / (double(c.tp) * c.pp);
-  std::FILE* out = o.json_path == "-" ? stderr : stdout;
+  std::FILE* out = outputs.human();
   fmt::print(out, "kind: model (model states only: ZeRO's bytes per parameter; no shape given, so no activations)\n");
   fmt::print(out, "parameters: {:.4g} in all, {:.4g} per GPU before ZeRO (/ TP {} / PP {}); DP degree N_d = {}\n",
              o.params, psi, c.tp, c.pp, dp);
@@ -158,7 +158,7 @@ int run_memory_params(const MemoryOptions& o, const Capacity& cap, const std::st
   }
   fmt::print(out, "  (* the --zero asked for; GB = 1e9 B)\n");
   if (o.explain) explain_memory(out);
-  if (!o.json_path.empty()) {
+  if (outputs.json()) {
     json j = record_head(kProgram, "B07", "model", command, "memory");
     j["inputs"] = {{"params", o.params}, {"gpus", c.gpus}, {"tp", c.tp}, {"pp", c.pp}, {"dp", dp}, {"zero", c.zero}};
     j["gpu"] = {{"name", cap.name}, {"capacity_bytes", cap.bytes}, {"capacity_source", cap.source}};
@@ -166,7 +166,7 @@ int run_memory_params(const MemoryOptions& o, const Capacity& cap, const std::st
     j["model_states_by_zero"] = stages;
     j["formula"] = "ZeRO-0 16 Psi; ZeRO-1 4 Psi + 12 Psi/N_d; ZeRO-2 2 Psi + 14 Psi/N_d; ZeRO-3 16 Psi/N_d";
     j["source"] = kZeroSource;
-    write_json(j, o.json_path);
+    outputs.write_json(j);
   }
   return kExitOk;
 }
@@ -186,9 +186,7 @@ json stage_json(const StageMemory& s) {
           {"total_bytes", s.total_bytes()}};
 }
 
-int run_memory(MemoryOptions o, const std::string& command) {
-  require_writable("--json", o.json_path);
-  require_distinct_outputs({{"--json", o.json_path}}, {{"--config", o.config}});
+int run_memory(MemoryOptions o, Outputs& outputs, const std::string& command) {
   const int given = int(!o.model.empty()) + int(!o.config.empty()) + int(o.params_given);
   if (given != 1)
     throw UsageError("--model: give exactly one of --model NAME (a shipped config), --config FILE or --params N");
@@ -221,12 +219,12 @@ int run_memory(MemoryOptions o, const std::string& command) {
   c.activations.flash_attention = o.flash;
   c.activations.dropout = !o.no_dropout;
   const Capacity cap = gpu_capacity(o);
-  if (o.params_given) return run_memory_params(o, cap, command);
+  if (o.params_given) return run_memory_params(o, cap, outputs, command);
 
   const b05::ModelConfig model = load_model(o);  // num_hidden_layers <= 100,000 (b05's reader)
   const MemoryPlan plan = as_usage([&] { return plan_memory(model, c, cap.bytes); });
   const ParallelConfig& pc = plan.config;
-  std::FILE* out = o.json_path == "-" ? stderr : stdout;
+  std::FILE* out = outputs.human();
 
   fmt::print(out, "kind: model (per-GPU training memory from ZeRO's and Korthikanti et al.'s accounting; nothing "
                   "measured)\n");
@@ -338,7 +336,7 @@ int run_memory(MemoryOptions o, const std::string& command) {
   if (o.explain) explain_memory(out);
   else fmt::print(out, "\n(--explain prints the per-layer terms, the formulas and their sources)\n");
 
-  if (!o.json_path.empty()) {
+  if (outputs.json()) {
     json j = record_head(kProgram, "B07", "model", command, "memory");
     json terms = json::array();
     for (const auto& t : plan.layer.terms)
@@ -365,7 +363,7 @@ int run_memory(MemoryOptions o, const std::string& command) {
     j["pipeline_depth_sweep"] = sweep_rows;
     j["notes"] = plan.notes;
     j["sources"] = {kZeroSource, kActivationSource, kScheduleSource};
-    write_json(j, o.json_path);
+    outputs.write_json(j);
   }
   return kExitOk;
 }
@@ -377,7 +375,6 @@ struct CollectiveOptions {
   int ranks = 0;
   double alpha_us = 0, beta_GBps = 0;
   bool alpha_given = false, beta_given = false, link_given = false, explain = false;
-  std::string json_path;
 };
 
 constexpr const char* kCollectiveSource =
@@ -389,8 +386,7 @@ constexpr const char* kCollectiveSource =
 
 
 
-int run_collective(CollectiveOptions o, const std::string& command) {
-  require_writable("--json", o.json_path);
+int run_collective(CollectiveOptions o, Outputs& outputs, const std::string& command) {
   const auto op = parse_collective(o.op);
   if (!op) throw UsageError(fmt::format("--op: unknown collective '{}'; allowed: {}", o.op, known_collectives()));
   const auto algo = parse_algorithm(o.algo);
@@ -439,7 +435,7 @@ int run_collective(CollectiveOptions o, const std::string& command) {
 
   std::vector<double> sizes;
   for (double s = *bytes; s <= max_bytes * (1 + 1e-12); s *= 2) sizes.push_back(s);
-  std::FILE* out = o.json_path == "-" ? stderr : stdout;
+  std::FILE* out = outputs.human();
   const double factor = bus_bandwidth_factor(*op, o.ranks);
   fmt::print(out, "kind: model (alpha-beta latency-bandwidth model; not a measurement: compare with nccl-tests / "
                   "rccl-tests)\n");
@@ -505,7 +501,7 @@ int run_collective(CollectiveOptions o, const std::string& command) {
                "  source: {}\n",
                kCollectiveSource);
   }
-  if (!o.json_path.empty()) {
+  if (outputs.json()) {
     json j = record_head(kProgram, "B07", "model", command, "collective");
     j["inputs"] = {{"op", name(*op)}, {"algorithm", name(*algo)}, {"ranks", o.ranks}, {"bytes", *bytes},
                    {"max_bytes", max_bytes}, {"size_convention", size_meaning(*op)}};
@@ -515,7 +511,7 @@ int run_collective(CollectiveOptions o, const std::string& command) {
     j["half_bandwidth_bytes"] = s_half;
     j["predictions"] = rows;
     j["source"] = kCollectiveSource;
-    write_json(j, o.json_path);
+    outputs.write_json(j);
   }
   return kExitOk;
 }
@@ -527,14 +523,9 @@ struct BubbleOptions {
   std::string schedule = "1f1b";
   int layers = 0;
   bool layers_given = false, virtual_given = false, explain = false;
-  std::string json_path, plot_path;
 };
 
-int run_bubble(BubbleOptions o, const std::string& command) {
-  require_writable("--json", o.json_path);
-  require_writable("--plot", o.plot_path);
-  require_distinct_outputs({{"--json", o.json_path}, {"--plot", o.plot_path}});
-  if (o.plot_path == "-") throw UsageError("--plot: give a file path for the SVG, not '-'");
+int run_bubble(BubbleOptions o, Outputs& outputs, const std::string& command) {
   auto& pp = o.params;
   const auto schedule = parse_schedule(o.schedule);
   if (!schedule)
@@ -560,7 +551,7 @@ int run_bubble(BubbleOptions o, const std::string& command) {
   const int p = pp.stages, m = pp.microbatches, v = pp.virtual_stages;
   const bool interleaved = pp.schedule == Schedule::interleaved;
 
-  std::FILE* out = o.json_path == "-" ? stderr : stdout;
+  std::FILE* out = outputs.human();
   fmt::print(out, "kind: simulation (an idealized {} schedule timed slot by slot: equal stages, no communication time; "
                   "nothing measured)\n", name(pp.schedule));
   fmt::print(out, "p = {} stages, m = {} micro-batches{}; t_f = {:g}, t_b = {:g} per micro-batch per stage{}\n", p, m,
@@ -638,9 +629,10 @@ int run_bubble(BubbleOptions o, const std::string& command) {
   } else {
     fmt::print(out, "\n(timeline too wide or times off the t_f / v grid for text: use --plot FILE.svg)\n");
   }
-  if (!o.plot_path.empty()) {
-    write_output("--plot", o.plot_path, render_svg(run));
-    fmt::print(out, "wrote {}\n", o.plot_path);
+  if (outputs.plot()) {
+    outputs.write_plot(render_svg(run));
+    fmt::print(out, "wrote {}\n", outputs.plot_path() == "-" ? "the timeline SVG to standard output"
+                                                             : outputs.plot_path());
   }
   if (o.explain) {
     fmt::print(out,
@@ -655,7 +647,7 @@ int run_bubble(BubbleOptions o, const std::string& command) {
                "  sources: GPipe: Y. Huang et al., GPipe, NeurIPS 2019; {}\n",
                kScheduleSource);
   }
-  if (!o.json_path.empty()) {
+  if (outputs.json()) {
     json j = record_head(kProgram, "B07", "simulation", command, "bubble");
     j["inputs"] = {{"schedule", name(pp.schedule)}, {"stages", p}, {"microbatches", m}, {"virtual_stages", v},
                    {"forward_time", pp.forward_time}, {"backward_time", pp.backward_time}};
@@ -671,9 +663,8 @@ int run_bubble(BubbleOptions o, const std::string& command) {
     j["first_stage_peak_in_flight"] = run.stages[0].peak_in_flight;
     j["stages"] = stages;
     j["schedules_compared"] = compare;
-    if (!o.plot_path.empty()) j["plot"] = o.plot_path;
     j["source"] = kScheduleSource;
-    write_json(j, o.json_path);
+    outputs.write_json(j);
   }
   return kExitOk;
 }
@@ -686,8 +677,6 @@ int run(int argc, char** argv) {
                kProgram};
   app.require_subcommand(1, 1);
   const std::string command = command_line(argc, argv);
-  const std::string json_help = "write the record as JSON to PATH ('-' or no PATH: stdout; the table then goes to "
-                                "stderr)";
 
   MemoryOptions mem;
   auto* mem_cmd = app.add_subcommand("memory", "per-GPU memory of training: weights, gradients, optimizer states "
@@ -726,7 +715,7 @@ int run(int argc, char** argv) {
                                             hw::known_keys() + ")");
   mem_cmd->add_option("--gpu-memory-gib", mem.gpu_memory_gib, "capacity of one GPU, GiB (> 0; overrides --gpu's "
                                                               "datasheet figure; up to 1e6)")->check(finite_number())->check(CLI::Range(1e-6, 1e6));
-  auto* mem_json = mem_cmd->add_option("--json", mem.json_path, json_help)->expected(0, 1);
+  Outputs mem_out(*mem_cmd);
   mem_cmd->add_flag("--explain", mem.explain, "print the per-layer terms, the formulas and their sources");
 
   CollectiveOptions col;
@@ -745,7 +734,7 @@ int run(int argc, char** argv) {
   col_cmd->add_option("--beta-GBps", col.beta_GBps, "bandwidth per direction per rank B, GB/s (0.001 to 1e6; "
                                                     "overrides the link's)")->check(finite_number())
       ->check(CLI::Range(1e-3, 1e6));
-  auto* col_json = col_cmd->add_option("--json", col.json_path, json_help)->expected(0, 1);
+  Outputs col_out(*col_cmd);
   col_cmd->add_flag("--explain", col.explain, "print the formulas and their sources");
 
   BubbleOptions bub;
@@ -766,30 +755,29 @@ int run(int argc, char** argv) {
                                                                  "default 1; 1e-6 to 1e6)")->check(finite_number())->check(CLI::Range(1e-6, 1e6));
   bub_cmd->add_option("--backward-time", bub.params.backward_time, "t_b, its backward (default 2; 1e-6 to 1e6)")
       ->check(finite_number())->check(CLI::Range(1e-6, 1e6));
-  bub_cmd->add_option("--plot", bub.plot_path, "draw the timeline as SVG to FILE.svg");
-  auto* bub_json = bub_cmd->add_option("--json", bub.json_path, json_help)->expected(0, 1);
+  Outputs bub_out(*bub_cmd, {.plot = true, .plot_help = "draw the timeline as SVG to PATH"});
   bub_cmd->add_flag("--explain", bub.explain, "print the formulas and their sources");
 
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
   if (mem_cmd->parsed()) {
-    if (mem_json->count() > 0 && mem.json_path.empty()) mem.json_path = "-";
+    mem_out.check({{"--config", mem.config}});
     mem.params_given = mem_cmd->count("--params") > 0;
     mem.gpu_memory_given = mem_cmd->count("--gpu-memory-gib") > 0;
     mem.virtual_given = mem_cmd->count("--virtual-stages") > 0;
     mem.microbatches_given = mem_cmd->count("--microbatches") > 0;
-    return run_memory(mem, command);
+    return run_memory(mem, mem_out, command);
   }
   if (col_cmd->parsed()) {
-    if (col_json->count() > 0 && col.json_path.empty()) col.json_path = "-";
+    col_out.check();
     col.alpha_given = col_cmd->count("--alpha-us") > 0;
     col.beta_given = col_cmd->count("--beta-GBps") > 0;
     col.link_given = col_cmd->count("--link") > 0;
-    return run_collective(col, command);
+    return run_collective(col, col_out, command);
   }
-  if (bub_json->count() > 0 && bub.json_path.empty()) bub.json_path = "-";
+  bub_out.check();
   bub.layers_given = bub_cmd->count("--layers") > 0;
   bub.virtual_given = bub_cmd->count("--virtual-stages") > 0;
-  return run_bubble(bub, command);
+  return run_bubble(bub, bub_out, command);
 }
 
 }  // namespace

@@ -32,6 +32,7 @@
 #include "tutor/cli.hpp"
 #include "tutor/gpu.hpp"
 #include "tutor/hardware.hpp"
+#include "tutor/output.hpp"
 #include "tutor/report.hpp"
 #include "tutor/stats.hpp"
 #include "tutor/svg_plot.hpp"
@@ -110,7 +111,7 @@ struct Options {
   int iters = 50, warmup = 5;
   double budget_ms = 200;
   std::uint64_t seed = 0;
-  std::string json_path, csv_path, plot_path, link, model_gpu;
+  std::string link, model_gpu;
   bool quick = false, list = false;
 };
 
@@ -562,10 +563,10 @@ int run(int argc, char** argv) {
       ->check(decimal_integer());
   app.add_option("--link", o.link,
                  "datasheet link of the contrast column: " + known_links() + " (default: this GPU's row of the table)");
-  auto* json_opt =
-      app.add_option("--json", o.json_path, "write the record to PATH ('-' or no PATH: stdout)")->expected(0, 1);
-  app.add_option("--csv", o.csv_path, "write one line per op and size to PATH");
-  app.add_option("--plot", o.plot_path, "draw busbw against S, measured and fitted, to PATH (.svg)");
+  Outputs outputs(app, {.csv = true,
+                        .plot = true,
+                        .csv_help = "write one line per op and size as CSV to PATH",
+                        .plot_help = "draw busbw against S, measured and fitted, as SVG to PATH"});
   auto* model = app.add_option("--model", o.model_gpu,
                                "print the model's prediction for a GPU of the table or a link instead of running (no "
                                "GPU needed; kind: model)");
@@ -573,14 +574,8 @@ int run(int argc, char** argv) {
   quick->excludes("--ops")->excludes("--min-bytes")->excludes("--max-bytes");
   list->excludes(model);
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
-  if (json_opt->count() > 0 && o.json_path.empty()) o.json_path = "-";
-  if ((o.list || model->count() > 0) && (!o.json_path.empty() || !o.csv_path.empty() || !o.plot_path.empty()))
-    throw UsageError("--json, --csv and --plot record a run; --list and --model print to stdout only");
-  require_writable("--json", o.json_path);
-  require_writable("--csv", o.csv_path);
-  require_writable("--plot", o.plot_path);
-  if (o.csv_path == "-" || o.plot_path == "-") throw UsageError("--csv/--plot: give a file path, not '-'");
-  require_distinct_outputs({{"--json", o.json_path}, {"--csv", o.csv_path}, {"--plot", o.plot_path}});
+  if (o.list || model->count() > 0) outputs.refuse("records a run; --list and --model print to stdout only");
+  outputs.check();
   validate_link(o.link);
   if (o.quick) o.ops = {"allreduce", "allgather", "reducescatter"}, o.max_bytes = "64M";
   const std::vector<Collective> ops = parse_ops(
@@ -596,7 +591,7 @@ int run(int argc, char** argv) {
   }
   if (model->count() > 0) return print_model(o, ops, sweep_sizes(min_bytes, max_bytes));
 
-  std::FILE* human = o.json_path == "-" ? stderr : stdout;
+  std::FILE* human = outputs.human();
   const bool progress = ::isatty(STDERR_FILENO);
   // NVLink SHARP off before NCCL reads its environment (at the first NCCL call).
   const char* nvls_user = std::getenv("NCCL_NVLS_ENABLE");
@@ -695,7 +690,20 @@ int run(int argc, char** argv) {
                                      c.expected));
       }
 
-  if (!o.json_path.empty()) {
+  // The clocks of every rank right after the sweep (open_device selects the GPU read_clocks reads).
+  std::vector<gpu::ClockSample> clocks;
+  for (int r = 0; r < ranks; ++r) {
+    gpu::open_device(r);
+    clocks.push_back(gpu::read_clocks());
+  }
+  gpu::open_device(0);
+
+  outputs.write_csv(to_csv(results, ranks));
+  if (outputs.plot()) {
+    outputs.write_plot(to_svg(results, ranks, first.name));
+    if (outputs.plot_path() != "-") fmt::print(human, "\nwrote {}\n", outputs.plot_path());
+  }
+  if (outputs.json()) {
     json env = json::object();
     for (char** e = environ; *e; ++e) {
       const std::string kv = *e;
@@ -703,38 +711,38 @@ int run(int argc, char** argv) {
         env[kv.substr(0, kv.find('='))] = kv.substr(kv.find('=') + 1);
     }
     json gpus = json::array();
-    for (const auto& d : devices) gpus.push_back(to_json(d));
+    for (std::size_t r = 0; r < devices.size(); ++r) {
+      json d = to_json(devices[r]);
+      d["clocks"] = to_json(clocks[r]);
+      gpus.push_back(std::move(d));
+    }
     json ops_json = json::array();
     for (const OpResult& r : results) ops_json.push_back(op_json(r, ranks, datasheet, datasheet_note));
     json record = record_head(kProgram, "B07", "measurement", command_line(argc, argv));
-    record.update({{"device", {{"name", first.name}, {"ranks", ranks}, {"library", library}, {"gpus", gpus}}},
-                   {"problem",
-                    {{"dtype", "fp32"},
-                     {"reduction", "sum"},
-                     {"placement", "out-of-place"},
-                     {"broadcast_root", kBroadcastRoot},
-                     {"min_bytes", min_bytes},
-                     {"max_bytes", max_bytes},
-                     {"max_bytes_requested", requested_max},
-                     {"seed", o.seed},
-                     {"inputs", "integers in [-8, 8] (exact fp32 sums), fresh per op and size"}}},
-                   {"environment", env},
-                   {"timing",
-                    {{"method", kTimingMethod},
-                     {"warmup", o.warmup},
-                     {"iters_max", o.iters},
-                     {"iters_min", std::min(kMinIterations, o.iters)},
-                     {"budget_ms", o.budget_ms}}},
-                   {"results", ops_json},
-                   {"verified", verified},
-                   {"model_source", kModelSource}});
+    json device = to_json(first);  // rank 0; every rank's properties and clocks are in "gpus"
+    device.update({{"ranks", ranks}, {"library", library}, {"gpus", gpus}});
+    record["device"] = device;
+    record["clocks"] = to_json(clocks.front());
+    record["problem"] = {{"dtype", "fp32"},
+                         {"reduction", "sum"},
+                         {"placement", "out-of-place"},
+                         {"broadcast_root", kBroadcastRoot},
+                         {"min_bytes", min_bytes},
+                         {"max_bytes", max_bytes},
+                         {"max_bytes_requested", requested_max},
+                         {"seed", o.seed},
+                         {"inputs", "integers in [-8, 8] (exact fp32 sums), fresh per op and size"}};
+    record["environment"] = env;
+    record["timing"] = {{"method", kTimingMethod},
+                        {"warmup", o.warmup},
+                        {"iters_max", o.iters},
+                        {"iters_min", std::min(kMinIterations, o.iters)},
+                        {"budget_ms", o.budget_ms}};
+    record["results"] = ops_json;
+    record["verified"] = verified;
+    record["model_source"] = kModelSource;
     if (!cap_note.empty()) record["notes"] = {{"memory_cap", cap_note}};
-    write_json(record, o.json_path);
-  }
-  if (!o.csv_path.empty()) write_output("--csv", o.csv_path, to_csv(results, ranks));
-  if (!o.plot_path.empty()) {
-    write_output("--plot", o.plot_path, to_svg(results, ranks, first.name));
-    fmt::print(human, "\nwrote {}\n", o.plot_path);
+    outputs.write_json(record);
   }
   if (!verified) {
     fmt::print(stderr, "{}: check FAILED: {}\n", kProgram, fmt::join(failed, "; "));

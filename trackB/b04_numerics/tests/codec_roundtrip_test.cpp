@@ -83,9 +83,13 @@ TEST(CodecRoundTrip, Fp16AndBf16EveryNonNaNCode) {
   for (std::uint32_t h = 0; h < 0x10000; ++h) {
     const auto code = std::uint16_t(h);
     const bool fp16_nan = (code & 0x7C00) == 0x7C00 && (code & 0x03FF) != 0;
-    if (!fp16_nan) EXPECT_EQ(to_fp16(from_fp16(code)), code) << std::hex << h;
+    if (!fp16_nan) {
+      EXPECT_EQ(to_fp16(from_fp16(code)), code) << std::hex << h;
+    }
     const bool bf16_nan = (code & 0x7F80) == 0x7F80 && (code & 0x007F) != 0;
-    if (!bf16_nan) EXPECT_EQ(to_bf16(from_bf16(code)), code) << std::hex << h;
+    if (!bf16_nan) {
+      EXPECT_EQ(to_bf16(from_bf16(code)), code) << std::hex << h;
+    }
   }
 }
 

@@ -130,10 +130,14 @@ TEST(PipelineSchedule, EverySlotOnceAndDependenciesHold) {
     EXPECT_EQ(f.size(), std::size_t(m * p * v));
     for (const auto& [key, t] : f) {
       const auto [mb, vs, unused] = key;
-      if (vs > 0) EXPECT_GE(t.first, f.at({mb, vs - 1, 0}).second - 1e-12);
+      if (vs > 0) {
+        EXPECT_GE(t.first, f.at({mb, vs - 1, 0}).second - 1e-12);
+      }
       const auto& back = b.at({mb, vs, 0});
       EXPECT_GE(back.first, t.second - 1e-12);
-      if (vs + 1 < p * v) EXPECT_GE(back.first, b.at({mb, vs + 1, 0}).second - 1e-12);
+      if (vs + 1 < p * v) {
+        EXPECT_GE(back.first, b.at({mb, vs + 1, 0}).second - 1e-12);
+      }
     }
   }
 }

@@ -76,7 +76,9 @@ TEST(CodecFormats, E4M3FNUZ_BiasEightNaNIsNegativeZeroCode) {
   // the only NaN is 1.0000.000 = 0x80 (the code of -0 elsewhere); no -0, no inf
   EXPECT_TRUE(std::isnan(decode(Format::e4m3fnuz, 0x80)));
   for (int c = 0; c < 256; ++c)
-    if (c != 0x80) EXPECT_FALSE(std::isnan(decode(Format::e4m3fnuz, std::uint8_t(c)))) << c;
+    if (c != 0x80) {
+      EXPECT_FALSE(std::isnan(decode(Format::e4m3fnuz, std::uint8_t(c)))) << c;
+    }
   EXPECT_FALSE(f.has_negative_zero);
   EXPECT_FALSE(f.has_inf);
 }
