@@ -19,7 +19,7 @@ unsigned blocks_for(int n, int per_block) { return static_cast<unsigned>((n + pe
 
 // ---- Step 1: naive_row -------------------------------------------------------------------
 // One thread per element; a warp reads 32 neighbours of one row (coalesced) and writes them
-// 32 rows apart (32 sectors per store). Baseline: expect well under a quarter of copy.
+// 32 rows apart (32 sectors per store). The baseline.
 __global__ void transpose_naive_row(const float* in, float* out, int rows, int cols) {
   const int c = blockIdx.x * kTile + threadIdx.x;
   const int r = blockIdx.y * kBlockRows + threadIdx.y;
@@ -34,7 +34,7 @@ void launch_naive_row(const float* in, float* out, int rows, int cols) {
 // ---- Step 2: naive_col -------------------------------------------------------------------
 // Swap which side is strided: a warp reads 32 elements of a column and writes 32 neighbours
 // of an output row. Strided reads are partly rescued by L1/L2 (the other 7 floats of each
-// sector are read by neighbouring warps soon after); strided writes are not. Expect ~1.5-2x.
+// sector are read by neighbouring warps soon after); strided writes are not.
 __global__ void transpose_naive_col(const float* in, float* out, int rows, int cols) {
   const int r = blockIdx.x * kTile + threadIdx.x;
   const int c = blockIdx.y * kBlockRows + threadIdx.y;
@@ -49,8 +49,7 @@ void launch_naive_col(const float* in, float* out, int rows, int cols) {
 // ---- Step 3: tile32 ----------------------------------------------------------------------
 // Stage a 32x32 tile in shared memory: read rows coalesced, write rows coalesced, and do the
 // turn in shared memory. The turn reads a tile column: 32 addresses 32 words apart all hit
-// one of the 32 banks, a 32-way bank conflict. Expect both global sides coalesced but the
-// conflict to cap the gain.
+// one of the 32 banks, a 32-way bank conflict.
 __global__ void transpose_tile32(const float* in, float* out, int rows, int cols) {
   __shared__ float tile[kTile][kTile];
   const int c = blockIdx.x * kTile + threadIdx.x;
@@ -69,8 +68,7 @@ void launch_tile32(const float* in, float* out, int rows, int cols) {
 
 // ---- Step 4: padded32 --------------------------------------------------------------------
 // Pad each tile row by one float: element (i, j) lands in bank (33 i + j) mod 32 = (i + j)
-// mod 32, so a column's 32 elements fall in 32 different banks. Removes the 32-way conflict;
-// expect ~2x over tile32.
+// mod 32, so a column's 32 elements fall in 32 different banks. Removes the 32-way conflict.
 __global__ void transpose_padded32(const float* in, float* out, int rows, int cols) {
   __shared__ float tile[kTile][kTile + 1];
   const int c = blockIdx.x * kTile + threadIdx.x;
@@ -90,7 +88,7 @@ void launch_padded32(const float* in, float* out, int rows, int cols) {
 // ---- Step 5: padded32_ilp4 ---------------------------------------------------------------
 // Same tile, a quarter of the threads: 32x8 threads, each moving 4 elements. Its 4 loads are
 // independent, so they are in flight together (instruction-level parallelism), and index
-// math and the barrier are paid once per 4 elements. Expect a modest gain (10-20%).
+// math and the barrier are paid once per 4 elements.
 __global__ void transpose_padded32_ilp4(const float* in, float* out, int rows, int cols) {
   __shared__ float tile[kTile][kTile + 1];
   const int c = blockIdx.x * kTile + threadIdx.x;
@@ -117,7 +115,7 @@ void launch_padded32_ilp4(const float* in, float* out, int rows, int cols) {
 // loads and stores (4 float4 reads, a transpose in registers, 4 float4 writes). Four times
 // the bytes in flight per thread and a quarter of the memory instructions of step 5; the
 // shared-memory tile is indexed with an XOR swizzle instead of padding, because a float4
-// row must stay 16-byte aligned. Expect to close most of the gap to copy bandwidth.
+// row must stay 16-byte aligned.
 // Needs rows and cols divisible by 4 (16-byte aligned rows) and a full tile; other tiles
 // take a scalar path with the same staging, so every size stays correct.
 constexpr int kTile64 = 64;

@@ -67,7 +67,7 @@ __device__ __forceinline__ void store4(const GemmArgs& p, int r, int c, float4 a
 // ---- Step 1: naive -----------------------------------------------------------------------
 // One thread per output, and consecutive threads of a warp take consecutive ROWS: each
 // thread walks its own row of A (32 rows a warp, k floats apart: 32 sectors per load) and
-// the stores are a column of C. Every operand comes from DRAM or L2. Baseline: ~1% of peak.
+// the stores are a column of C. Every operand comes from DRAM or L2. The baseline.
 __global__ void sgemm_naive(GemmArgs p) {
   const int row = blockIdx.x * 32 + threadIdx.x;
   const int col = blockIdx.y * 32 + threadIdx.y;
@@ -85,7 +85,7 @@ void launch_naive(const GemmArgs& p) {
 // ---- Step 2: coalesced -------------------------------------------------------------------
 // Swap the thread mapping: consecutive threads take consecutive COLUMNS. A warp now reads one
 // element of A (a broadcast) and 32 neighbours of a row of B (4 sectors), and stores 32
-// neighbours of C. Same arithmetic, ~8-12x fewer sectors: expect ~10x.
+// neighbours of C. Same arithmetic, ~8-12x fewer sectors.
 __global__ void sgemm_coalesced(GemmArgs p) {
   const int col = blockIdx.x * 32 + threadIdx.x;
   const int row = blockIdx.y * 32 + threadIdx.y;
@@ -132,7 +132,7 @@ void launch_smem_tiled(const GemmArgs& p) {
 // ---- Step 4: reg_tile_1d -----------------------------------------------------------------
 // Each thread computes TM = 8 outputs of one column: the B element it loads from shared
 // memory is kept in a register and used 8 times. Shared loads per FMA: 2 -> 1.125. A 64x64
-// block tile with BK = 8 also halves global traffic per FMA again. Expect ~2-3x.
+// block tile with BK = 8 also halves global traffic per FMA again.
 namespace r1 {
 constexpr int BM = 64, BN = 64, BK = 8, TM = 8, kThreads = BM * BN / TM;  // 512
 }
@@ -170,7 +170,7 @@ void launch_reg_tile_1d(const GemmArgs& p) {
 // ---- Step 5: reg_tile_2d -----------------------------------------------------------------
 // Each thread computes an 8x8 block: per k it loads 8 A and 8 B values into registers and
 // does 64 FMAs (an outer product), so shared loads per FMA fall to 0.25. The block tile
-// grows to 128x128 (256 threads), halving global traffic per FMA again. Expect ~1.5-2x.
+// grows to 128x128 (256 threads), halving global traffic per FMA again.
 namespace r2 {
 constexpr int BM = 128, BN = 128, BK = 8, TM = 8, TN = 8, kThreads = BM * BN / (TM * TN);  // 256
 }
@@ -219,7 +219,7 @@ void launch_reg_tile_2d(const GemmArgs& p) {
 // 128-bit loads and stores: each thread moves float4s from global memory, and A is stored
 // TRANSPOSED in shared memory (as[k][m]) so that a thread's 8 A values for one k are
 // contiguous and load as two float4s, like its 8 B values. Shared-memory instructions per
-// k per thread: 16 -> 4. Expect +20-40%. Two 2-way bank conflicts remain (step 7).
+// k per thread: 16 -> 4. Two 2-way bank conflicts remain (step 7).
 __device__ __forceinline__ void set4(float* dst, float4 v) { *reinterpret_cast<float4*>(dst) = v; }
 __device__ __forceinline__ float4 get4(const float* src) { return *reinterpret_cast<const float4*>(src); }
 
@@ -273,7 +273,7 @@ void launch_vectorized(const GemmArgs& p) {
 // 4k banks and separates them. (b) a thread's 8 B values were 8 floats apart from its
 // neighbour's, so 16 float4 reads touched only half the banks; here each thread takes two
 // float4s 64 floats apart (columns 4t..4t+3 and 64+4t..), so neighbours read neighbouring
-// float4s and a warp's read is 256 contiguous bytes. Same for A. Expect +5-15%.
+// float4s and a warp's read is 256 contiguous bytes. Same for A.
 namespace cf {
 constexpr int kPadA = 4;  // floats: keeps rows 16-byte aligned for float4 reads
 }
@@ -326,9 +326,8 @@ void launch_conflict_free(const GemmArgs& p) {
 // 32 threads out 4 x 8 inside it, each thread still 8x8 as 2x2 blocks of 4x4. Per k a warp
 // now reads 32 A values and 64 B values instead of 16 rows of A and 128 columns of B: each
 // load instruction touches 4 and 8 distinct float4s instead of 2 and 16; counting 128 bytes
-// per shared-memory wavefront, an A and a B load would take 2 wavefronts, not 3. Expect
-// 0-15%. (On an H200 ncu measures 3 wavefronts per 128-bit load in both layouts, and this
-// step runs at 0.97x: README section 5.3.)
+// per shared-memory wavefront, an A and a B load would take 2 wavefronts, not 3 (whether the
+// hardware agrees is for the profiler to say: README section 5.3).
 namespace wt {
 constexpr int WM = 32, WN = 64;                 // warp tile; WM * WN = 64 outputs * 32 threads
 constexpr int kWarpCols = r2::BN / WN;          // 2 warps across, 4 down
@@ -387,13 +386,12 @@ void launch_warp_tiled(const GemmArgs& p) {
 // flight in registers, and are written to the other buffer after the math; one barrier per
 // tile. Inside the tile, the next k's fragments are read from shared memory while this k's
 // 64 FMAs issue. The tile shape is a template: `--tune` times every TileConfig below on
-// this GPU and caches the fastest. Expect +10-30%.
+// this GPU and caches the fastest.
 //
 // Both buffers of A and B live in one shared array, addressed through as() and bs(). That
-// looks cosmetic and is worth ~6% with nvcc 13.0 for sm_90: with two separate 3-D arrays,
-// ptxas gave 329 of the kernel's FFMAs three source registers in the same register bank
-// (bank = register number mod 2; such an FFMA waits an extra cycle). With this layout it
-// gives 1. Register allocation is the compiler's; README section 5.3 has the numbers and
+// looks cosmetic and is not: with two separate 3-D arrays, ptxas (nvcc 13.0, sm_90) gave
+// many of the kernel's FFMAs three source registers in the same register bank (bank =
+// register number mod 2; such an FFMA waits an extra cycle); with this layout almost none. Register allocation is the compiler's; README section 5.3 has the numbers and
 // a07_sass_banks counts these FFMAs in your build.
 template <int BM, int BN, int BK, int WM, int WN, bool Vec>
 __global__ void __launch_bounds__((BM / WM) * (BN / WN) * kWarp)

@@ -67,7 +67,7 @@ __device__ __forceinline__ void store4(const GemmArgs& p, int r, int c, float4 a
 // ---- Step 1: naive -----------------------------------------------------------------------
 // One thread per output, and consecutive threads of a warp take consecutive ROWS: each
 // thread walks its own row of A (32 rows per 32 lanes, k floats apart: a line per lane) and
-// the stores are a column of C. Every operand comes from DRAM or L2. Baseline: ~1% of peak.
+// the stores are a column of C. Every operand comes from DRAM or L2. The baseline.
 __global__ void sgemm_naive(GemmArgs p) {
   const int row = blockIdx.x * 32 + threadIdx.x;
   const int col = blockIdx.y * 32 + threadIdx.y;
@@ -85,7 +85,7 @@ void launch_naive(const GemmArgs& p) {
 // ---- Step 2: coalesced -------------------------------------------------------------------
 // Swap the thread mapping: consecutive threads take consecutive COLUMNS. A wavefront now reads
 // two elements of A (broadcasts) and 2 x 32 neighbours of rows of B, and stores 2 x 32
-// neighbours of C. Same arithmetic, far fewer cache lines: expect ~10x.
+// neighbours of C. Same arithmetic, far fewer cache lines.
 __global__ void sgemm_coalesced(GemmArgs p) {
   const int col = blockIdx.x * 32 + threadIdx.x;
   const int row = blockIdx.y * 32 + threadIdx.y;
@@ -132,7 +132,7 @@ void launch_smem_tiled(const GemmArgs& p) {
 // ---- Step 4: reg_tile_1d -----------------------------------------------------------------
 // Each thread computes TM = 8 outputs of one column: the B element it loads from shared
 // memory is kept in a register and used 8 times. Shared loads per FMA: 2 -> 1.125. A 64x64
-// block tile with BK = 8 also halves global traffic per FMA again. Expect ~2-3x.
+// block tile with BK = 8 also halves global traffic per FMA again.
 namespace r1 {
 constexpr int BM = 64, BN = 64, BK = 8, TM = 8, kThreads = BM * BN / TM;  // 512
 }
@@ -170,7 +170,7 @@ void launch_reg_tile_1d(const GemmArgs& p) {
 // ---- Step 5: reg_tile_2d -----------------------------------------------------------------
 // Each thread computes an 8x8 block: per k it loads 8 A and 8 B values into registers and
 // does 64 FMAs (an outer product), so shared loads per FMA fall to 0.25. The block tile
-// grows to 128x128 (256 threads), halving global traffic per FMA again. Expect ~1.5-2x.
+// grows to 128x128 (256 threads), halving global traffic per FMA again.
 namespace r2 {
 constexpr int BM = 128, BN = 128, BK = 8, TM = 8, TN = 8, kThreads = BM * BN / (TM * TN);  // 256
 }
@@ -219,7 +219,7 @@ void launch_reg_tile_2d(const GemmArgs& p) {
 // 128-bit loads and stores: each thread moves float4s from global memory, and A is stored
 // TRANSPOSED in shared memory (as[k][m]) so that a thread's 8 A values for one k are
 // contiguous and load as two float4s, like its 8 B values. Shared-memory instructions per
-// k per thread: 16 -> 4. Expect +20-40%. Two 2-way bank conflicts remain (step 7).
+// k per thread: 16 -> 4. Two 2-way bank conflicts remain (step 7).
 __device__ __forceinline__ void set4(float* dst, float4 v) { *reinterpret_cast<float4*>(dst) = v; }
 __device__ __forceinline__ float4 get4(const float* src) { return *reinterpret_cast<const float4*>(src); }
 
@@ -274,7 +274,7 @@ void launch_vectorized(const GemmArgs& p) {
 // 4k banks and separates them. (b) a thread's 8 B values were 8 floats apart from its
 // neighbour's, so 16 float4 reads touched only half the banks; here each thread takes two
 // float4s 64 floats apart (columns 4t..4t+3 and 64+4t..), so neighbours read neighbouring
-// float4s and a warp's read is 256 contiguous bytes. Same for A. Expect +5-15%.
+// float4s and a warp's read is 256 contiguous bytes. Same for A.
 namespace cf {
 constexpr int kPadA = 4;  // floats: keeps rows 16-byte aligned for float4 reads
 }
@@ -328,7 +328,7 @@ void launch_conflict_free(const GemmArgs& p) {
 // warp tiles; a 64-lane wavefront computes twice the outputs, so its tile is twice as big.)
 // Per k a wavefront now reads 64 A values and 64 B values instead of the 32 rows of A and
 // 128 columns of B that step 7's layout gives it: fewer LDS bytes for the same FMAs.
-// Expect +5-15%.
+//
 namespace wt {
 constexpr int WM = 64, WN = 64;                 // wavefront tile; WM * WN = 64 outputs * 64 lanes
 constexpr int kWarpCols = r2::BN / WN;          // 2 wavefronts across, 2 down
@@ -387,7 +387,7 @@ void launch_warp_tiled(const GemmArgs& p) {
 // flight in registers, and are written to the other buffer after the math; one barrier per
 // tile. Inside the tile, the next k's fragments are read from shared memory while this k's
 // 64 FMAs issue. The tile shape is a template: `--tune` times every TileConfig below on
-// this GPU and caches the fastest. Expect +10-30%.
+// this GPU and caches the fastest.
 //
 // Both buffers of A and B live in one LDS array, addressed through as() and bs(), as in the
 // CUDA twin. There the layout changed how nvcc allocated registers (section 5.3 of the
