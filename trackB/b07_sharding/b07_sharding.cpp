@@ -94,6 +94,10 @@ constexpr const char* kZeroSource =
     "S. Rajbhandari, J. Rasley, O. Ruwase, Y. He, ZeRO: Memory Optimizations Toward Training Trillion Parameter "
     "Models, SC'20 (arXiv:1910.02054), sec. 3.1 (2 + 2 + K bytes per parameter, K = 12 for mixed-precision Adam) "
     "and sec. 5 / Figure 1 (P_os, P_os+g, P_os+g+p)";
+constexpr const char* kTensorParallelSource =
+    "M. Shoeybi et al., Megatron-LM: Training Multi-Billion Parameter Language Models Using Model Parallelism, "
+    "arXiv:1909.08053 (2019), sec. 3 (weight matrices, embedding and LM head split over the TP group; layer "
+    "normalization duplicated on every GPU of the group)";
 constexpr const char* kActivationSource =
     "V. Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models, MLSys 2023 "
     "(arXiv:2205.05198), sec. 4.1 (per-layer terms), Table 2, sec. 4.2.3 (first pipeline stage: p micro-batches x "
@@ -106,10 +110,11 @@ constexpr const char* kScheduleSource =
 void explain_memory(std::FILE* out) {
   fmt::print(out,
              "\nhow these numbers are computed (kind: model)\n"
-             "  model states per GPU, Psi = parameters this GPU holds (its stage, / TP), N_d = DP degree:\n"
+             "  model states per GPU, Psi = parameters this GPU holds (its stage; matrices, embedding and LM head / TP,\n"
+             "    norm weights replicated on every TP rank), N_d = DP degree:\n"
              "    ZeRO-0: (2 + 2 + 12) Psi   ZeRO-1: 4 Psi + 12 Psi / N_d   ZeRO-2: 2 Psi + 14 Psi / N_d   "
              "ZeRO-3: 16 Psi / N_d\n"
-             "    source: {}\n"
+             "    sources: {}; {}\n"
              "  activations of one layer for one micro-batch (s tokens, b sequences, h hidden, a heads, t = TP):\n"
              "    no parallelism s b h (34 + 5 a s / h); TP s b h (10 + 24/t + 5 a s / (h t)); TP + SP s b h (34/t + "
              "5 a s / (h t));\n"
@@ -128,7 +133,7 @@ void explain_memory(std::FILE* out) {
              "  not counted: fragmentation, NCCL buffers, CUDA context, workspaces, temporary all-gathered weights "
              "of ZeRO-3,\n"
              "    fp32 gradient accumulation buffers (Megatron-LM's default keeps fp32 main grads: +2 B/param)\n",
-             kZeroSource, kActivationSource, kScheduleSource);
+             kTensorParallelSource, kZeroSource, kActivationSource, kScheduleSource);
 }
 
 /// --params: model states only (no shape, no activations).
@@ -362,7 +367,7 @@ int run_memory(MemoryOptions o, Outputs& outputs, const std::string& command) {
     j["zero_comparison"] = zero_rows;
     j["pipeline_depth_sweep"] = sweep_rows;
     j["notes"] = plan.notes;
-    j["sources"] = {kZeroSource, kActivationSource, kScheduleSource};
+    j["sources"] = {kTensorParallelSource, kZeroSource, kActivationSource, kScheduleSource};
     outputs.write_json(j);
   }
   return kExitOk;

@@ -177,23 +177,30 @@ LayerActivations layer_activations(const LayerShape& shape, double seq_len, doub
 namespace {
 
 /// Parameters of one GPU of stage `stage` before ZeRO: its share of the embedding, its
-/// layers, and (last stage) the final norm and the LM head, divided by TP.
+/// layers, and (last stage) the final norm and the LM head. Megatron-LM splits the embedding and
+/// the LM head by vocabulary and every linear layer by TP (Shoeybi et al. 2019, sec. 3), but
+/// keeps a whole copy of every LayerNorm / RMSNorm weight on each TP rank: the paper duplicates
+/// the layer normalization across the GPUs of a tensor-parallel group (sec. 3), and with
+/// sequence parallelism the norms' inputs are split along the sequence, not their weights
+/// (Korthikanti et al. 2022, sec. 4.2.2). The row-parallel linears' output biases (o_proj and
+/// the MLP's down projection, where a model has them) are replicated in Megatron-LM too; they
+/// are counted here as split, at most 2h parameters per layer.
 double stage_params(const b05::ModelConfig& cfg, const b05::ParamCount& pc, int stage, int pp, int tp) {
   const double h = double(cfg.hidden_size), vocab = double(cfg.vocab_size), L = double(cfg.num_layers);
   const double input_embedding = vocab * h;
   const double final_norm = h * (cfg.norm_bias ? 2.0 : 1.0);
-  const double per_layer = (pc.attention + pc.mlp + pc.norms - final_norm) / L;
-  double params = per_layer * L / pp;
-  if (stage == 0) params += input_embedding;
+  const double split_per_layer = (pc.attention + pc.mlp) / L;  // divided by TP
+  const double norms_per_layer = (pc.norms - final_norm) / L;  // replicated on every TP rank
+  double split = split_per_layer * L / pp;
+  double replicated = norms_per_layer * L / pp;
+  if (stage == 0) split += input_embedding;
   if (stage == pp - 1) {
-    params += final_norm;
+    replicated += final_norm;
     // The LM head: its own matrix, or with tied embeddings a copy on the last stage when the
     // embedding lives on another stage (Megatron-LM keeps both and all-reduces their grads).
-    if (!cfg.tie_word_embeddings || pp > 1) params += vocab * h;
+    if (!cfg.tie_word_embeddings || pp > 1) split += vocab * h;
   }
-  // Megatron-LM splits the embedding and LM head by vocabulary and every linear layer by TP;
-  // norms are replicated, a few hidden-size vectors per layer, counted as if split.
-  return params / tp;
+  return split / tp + replicated;
 }
 
 StageMemory plan_stage(const b05::ModelConfig& cfg, const b05::ParamCount& pc, const MemoryPlan& plan,

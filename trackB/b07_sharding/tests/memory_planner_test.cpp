@@ -189,7 +189,7 @@ TEST(PipelineLesson, InterleavedAddsAndGpipeMultiplies) {
 
 // Parameters per stage: Llama-2-7B (untied, 6,738,415,616 parameters) split into two stages
 // holds the embedding on the first and the final norm and LM head on the last; together
-// they are the whole model. TP divides each.
+// they are the whole model. TP divides all of it but the norm weights (next test).
 TEST(MemoryPlan, StagesSplitTheParameters) {
   const b05::ModelConfig m = b05::load_shipped_model("llama-2-7b");
   ParallelConfig c;
@@ -203,7 +203,8 @@ TEST(MemoryPlan, StagesSplitTheParameters) {
   c.gpus = 4;
   c.tp = 2;
   const MemoryPlan tp = plan_memory(m, c, k80GB);
-  EXPECT_NEAR(tp.first.params, two.first.params / 2, 1);
+  const double first_stage_norms = 16 * 2 * 4096.0;  // 16 layers x 2 RMSNorms of h = 4096
+  EXPECT_NEAR(tp.first.params, (two.first.params - first_stage_norms) / 2 + first_stage_norms, 1);
   // ZeRO over DP = 16 / (2 x 2) = 4 for the comparison rows.
   c.gpus = 16;
   c.zero = 3;
@@ -211,6 +212,32 @@ TEST(MemoryPlan, StagesSplitTheParameters) {
   EXPECT_EQ(z.dp, 4);
   EXPECT_DOUBLE_EQ(z.first.states.total(), 16 * z.first.params / 4);
   EXPECT_DOUBLE_EQ(z.first_states_by_zero[0].total(), 16 * z.first.params);
+}
+
+// Megatron-LM splits every linear layer, the embedding and the LM head over the TP group but
+// keeps a whole copy of every norm weight on each rank (Shoeybi et al. 2019, sec. 3: layer
+// normalization duplicated across the GPUs of the group; Korthikanti et al. 2022, sec. 4.2.2:
+// sequence parallelism splits the norms' inputs, not their weights). By hand, Llama-2-7B
+// (h = 4096, MLP 11008 gated, 32 layers, vocab 32000, untied, 2 RMSNorms of h per layer and a
+// final one) at TP 2, PP 2:
+//   one layer's matrices: q, k, v, o 4 h^2 = 67,108,864 + gate, up, down 3 h f = 135,266,304
+//                         = 202,375,168; its norms 2 h = 8,192
+//   first stage: (16 x 202,375,168 + 32000 x 4096 embedding) / 2 = 3,369,074,688 / 2
+//                = 1,684,537,344, plus 16 x 8,192 = 131,072 of norms: 1,684,668,416
+//   last stage:  the same split part with the LM head in place of the embedding, 1,684,537,344,
+//                plus 131,072 + the final norm 4,096: 1,684,672,512
+// Dividing the norms too would give 65,536 and 67,584 fewer.
+TEST(MemoryPlan, NormWeightsAreReplicatedAcrossTensorParallelRanks) {
+  const b05::ModelConfig m = b05::load_shipped_model("llama-2-7b");
+  ParallelConfig c;
+  c.gpus = 4;
+  c.tp = 2;
+  c.pp = 2;
+  const MemoryPlan plan = plan_memory(m, c, k80GB);
+  EXPECT_DOUBLE_EQ(plan.first.params, 1684668416.0);
+  EXPECT_DOUBLE_EQ(plan.last.params, 1684672512.0);
+  // Mixed-precision Adam's 16 bytes per parameter, ZeRO-0.
+  EXPECT_DOUBLE_EQ(plan.first.states.total(), 16 * 1684668416.0);
 }
 
 TEST(MemoryPlan, VerdictAgainstCapacity) {
