@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 namespace tutor::detail {
 
 std::string ceiling_name(CeilingFrom from, const std::string& vendor, const std::string& step) {
@@ -115,6 +117,19 @@ void finish_rows(std::vector<StepResult>& rows, Ceiling& ceiling, CeilingFrom fr
   for (auto& r : refs) r.speedup_vs_prev = r.speedup_vs_first = 0;  // not a rung of the ladder
   rows = ladder;
   rows.insert(rows.end(), refs.begin(), refs.end());
+}
+
+void attach_step_lines(std::vector<StepResult>& rows, const std::string& step_lines) {
+  std::size_t start = 0;
+  while (start < step_lines.size()) {
+    std::size_t end = step_lines.find(',', start);
+    if (end == std::string::npos) end = step_lines.size();
+    const std::string item = step_lines.substr(start, end - start);
+    if (const std::size_t eq = item.find('='); eq != std::string::npos)
+      for (auto& r : rows)
+        if (r.name == item.substr(0, eq)) r.lines_of_code = std::atoi(item.c_str() + eq + 1);
+    start = end + 1;
+  }
 }
 
 std::vector<std::string> failed_rows(const std::vector<StepResult>& rows) {

@@ -38,6 +38,7 @@ json to_json(const StepResult& s) {
             {"rel_err", s.rel_err}, {"checks", checks}, {"timed", s.timed},
             {"bytes", s.bytes}, {"flops", s.flops}};
   if (!s.params.empty()) j["params"] = s.params;
+  if (s.lines_of_code > 0) j["lines_of_code"] = s.lines_of_code;
   if (!s.skipped.empty()) j["skipped"] = s.skipped;
   if (s.timed) {
     j["time_ms"] = {{"min", s.time_ms.min},       {"p10", s.time_ms.p10},

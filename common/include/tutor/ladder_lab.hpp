@@ -113,6 +113,10 @@ std::string sweep_svg(const std::string& title, const std::string& x_label, Ceil
 /// fractions only. The ceiling is filled in from the reference step when asked for.
 void finish_rows(std::vector<StepResult>& rows, Ceiling& ceiling, CeilingFrom from, const std::string& ceiling_step);
 
+/// Sets each row's lines_of_code from "name=lines,name=lines" (the build counts each step's
+/// section of the kernel source: cmake/TutorAddLab.cmake).
+void attach_step_lines(std::vector<StepResult>& rows, const std::string& step_lines);
+
 /// Names of rows that failed verification.
 std::vector<std::string> failed_rows(const std::vector<StepResult>& rows);
 
@@ -278,6 +282,9 @@ int run_ladder_lab(LadderLab<Case>& spec, int argc, char** argv) {
   std::vector<StepResult> rows =
       run_steps(lab, steps, std::span<Case* const>(checks.data(), checks.size()), timed, timing);
   detail::finish_rows(rows, ceiling, spec.ceiling, spec.ceiling_step);
+#ifdef TUTOR_STEP_LINES
+  detail::attach_step_lines(rows, TUTOR_STEP_LINES);
+#endif
   failed = detail::failed_rows(rows);
 
   print_device_header(human, device);
