@@ -475,9 +475,14 @@ std::vector<std::string> fp8_findings(const NodeSizing& n) {
         ridge_point(all8->step), b.roof());
     if (w16) {
       const DecodeStepTime a = decode_step_time(w16->step, b0);
-      s += fmt::format("; weight-only fp8 raises the intensity to {:.1f} with the ridge left at {:.1f}, which is how "
-                       "it can carry a memory-bound step across to compute-bound",
-                       a.arithmetic_intensity(), ridge_point(w16->step));
+      // Weight-only fp8 can cross the ridge only where its intensity reaches it: say which happened here.
+      s += fmt::format("; weight-only fp8 raises the intensity to {:.1f} with the ridge left at {:.1f}", a.arithmetic_intensity(),
+                       ridge_point(w16->step));
+      s += a.compute_bound() != t0.compute_bound()
+               ? ", which carries this step across to the other roof"
+               : fmt::format(", so this step stays {}-bound (a bf16-compute quantisation crosses the ridge only where "
+                             "its intensity reaches it)",
+                             a.roof());
     }
     out.push_back(s);
   }
