@@ -210,8 +210,9 @@ int run_kv(const KvOptions& o, Outputs& out, const std::string& command) {
 /// Default fractions of the datasheet roofs a real step reaches, measured on the lent H200:
 /// HBM: cudaMemcpy device-to-device 4227 GB/s of the datasheet 4800 = 0.88
 /// (docs/results/H200/b01_architecture/b01_device_info.txt); compute: cublasGemmEx bf16,
-/// m=n=k=8192, 678-692 TFLOP/s of the dense 989.5 = 0.69-0.70 (2026-11-29; that run's record is
-/// not committed in this repository).
+/// m=n=k=8192, 686-779 TFLOP/s (median 740.0) of the dense 989.5 = 0.69-0.79 over 50 samples
+/// (docs/results/H200/baselines/tutor_baselines.json): 0.70 is the slow end, for the smaller
+/// and irregular GEMMs of a serving step.
 constexpr double kDefaultBandwidthEfficiency = 0.88;
 constexpr double kDefaultComputeEfficiency = 0.70;
 
@@ -560,8 +561,9 @@ int run(int argc, char** argv) {
                         "else max(context, 2048))")->check(decimal_integer());
   batch_cmd->add_option("--max-num-seqs", batch.max_num_seqs, "sequences per step (>= 1; vLLM default 256)")->check(decimal_integer());
   batch_cmd->add_option("--compute-efficiency", batch.compute_efficiency,
-                        "fraction of the dense bf16 peak a step reaches, in (0, 1] (default 0.70: cuBLAS bf16 GEMM "
-                        "8192^3 on the lent H200, 678-692 of 989.5 TFLOP/s)")->check(finite_number());
+                        "fraction of the dense bf16 peak a step reaches, in (0, 1] (default 0.70: the slow end of 50 "
+                        "cuBLAS bf16 GEMMs at 8192^3 on the lent H200, 686-779 of 989.5 TFLOP/s, median 740.0, "
+                        "docs/results/H200/baselines/tutor_baselines.json)")->check(finite_number());
   batch_cmd->add_option("--bandwidth-efficiency", batch.bandwidth_efficiency,
                         "fraction of the datasheet HBM bandwidth a step reaches, in (0, 1] (default 0.88: "
                         "cudaMemcpy 4227 of 4800 GB/s on the lent H200)")->check(finite_number());

@@ -463,9 +463,9 @@ int run(int argc, char** argv) {
                  "B02 fitted on an H200, 3824.6 of 4800 GB/s, docs/results/H200/b02_roofline/b02_roofline.json)")
       ->check(finite_number());
   app.add_option("--compute-efficiency", r.compute_efficiency,
-                 "fraction of the datasheet dense tensor-core rate a step reaches, in (0, 1] (default 0.70: cuBLAS "
-                 "bf16 GEMM 8192^3 on an H200, 678-692 of 989.5 TFLOP/s, 2026-11-29; that run's record is not "
-                 "committed in this repository)")
+                 "fraction of the datasheet dense tensor-core rate a step reaches, in (0, 1] (default 0.70: the "
+                 "slow end of 50 cuBLAS bf16 GEMMs at 8192^3 on an H200, 686-779 of 989.5 TFLOP/s, median 740.0, "
+                 "docs/results/H200/baselines/tutor_baselines.json)")
       ->check(finite_number());
   app.add_option("--memory-utilization", r.memory_utilization,
                  "fraction of each GPU's memory the engine may use, in (0, 1] (vLLM --gpu-memory-utilization, "

@@ -528,8 +528,8 @@ std::vector<std::string> sources() {
       "hwLat[NVLINK][Ring][LL] 0.6 us per step (NCCL 2.18+)",
       "bandwidth efficiency 0.80: docs/results/H200/b02_roofline/b02_roofline.json, notes.fit.fp32.memory_roof_GBps 3824.6 / "
       "4800 GB/s",
-      "compute efficiency 0.70: cublasGemmEx bf16 8192^3, 678-692 of 989.5 TFLOP/s on the lent H200 (2026-11-29; "
-      "that run's record is not committed in this repository)",
+      "compute efficiency 0.70: cublasGemmEx bf16 8192^3 on the lent H200, 686-779 TFLOP/s over 50 samples (median "
+      "740.0) of 989.5: docs/results/H200/baselines/tutor_baselines.json; 0.70 is the slow end",
       "fp8 checkpoints keep lm_head in bf16: llm-compressor FP8 recipe, QuantizationModifier(targets='Linear', "
       "ignore=['lm_head'])",
       "GPU rates: the datasheet line each number of the GPU table cites (common/src/hardware.cpp), printed in "

@@ -89,10 +89,10 @@ inline constexpr double kDefaultBandwidthEfficiency = 0.80;
 /// Fraction of the datasheet dense tensor-core rate a step reaches. Decode's matmuls run on
 /// tensor cores, which B02's sweep (CUDA-core FMAs: fitted 55.7 of 67 TFLOP/s fp32 = 0.83) does
 /// not exercise, so the default is a tensor-core measurement instead: cublasGemmEx bf16,
-/// m = n = k = 8192, 678-692 of 989.5 TFLOP/s on the lent H200 = 0.69-0.70 (2026-11-29; that
-/// run's record is not committed in this repository; the same default as B06's batch simulator).
-/// fp8 uses the same fraction (torch._scaled_mm fp8 reached 1309 of 1979 = 0.66 in the same
-/// session: a little optimistic).
+/// m = n = k = 8192 on the lent H200, 686-779 TFLOP/s over 50 samples (median 740.0) of the dense
+/// 989.5 = 0.69-0.79 (docs/results/H200/baselines/tutor_baselines.json): 0.70 is the slow end, the
+/// same default as B06's batch simulator. fp8 uses the same fraction (no fp8 GEMM is recorded
+/// here, so whether fp8 reaches it is not known).
 inline constexpr double kDefaultComputeEfficiency = 0.70;
 
 /// Tokens per sequence (prompt + output) when --context is not given: a 4k-token conversation.
