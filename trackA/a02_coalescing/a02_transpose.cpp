@@ -55,12 +55,7 @@ class TransposeCase {
 };
 
 using TransposeStep = Step<TransposeCase>;
-
-TransposeStep step(int number, std::string name, std::string change, std::string expect,
-                   TransposeLauncher launcher, StepRole role = StepRole::ladder) {
-  return {declare(number, std::move(name), std::move(change), std::move(expect), role),
-          [launcher](TransposeCase& c) { c.run(launcher); }};
-}
+const auto step = [](auto... a) { return launcher_step<TransposeCase, TransposeLauncher>(a...); };
 
 /// The ladder, in order: what each step changes, and the gain its mechanism should buy.
 std::vector<TransposeStep> ladder() {

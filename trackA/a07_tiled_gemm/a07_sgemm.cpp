@@ -108,6 +108,7 @@ class GemmCase {
   GemmArgs args() const {
     return {s_.m, s_.n, s_.k, s_.alpha, s_.beta, a_.as<float>(), b_.as<float>(), c_.as<float>()};
   }
+  void run(GemmLauncher launch) { launch(args()); }
   /// "fp64 on the host" or "cuBLAS fp32 (full) + fp64 on N rows".
   std::string reference_kind() const {
     return vendor_reference_ ? fmt::format("cuBLAS fp32 (full) + fp64 on {} rows", spot_rows_.size())
@@ -134,10 +135,7 @@ class GemmCase {
 using GemmStep = Step<GemmCase>;
 using Shape = GemmCase::Shape;
 
-GemmStep step(int number, std::string name, std::string change, std::string expect, GemmLauncher launch) {
-  return {declare(number, std::move(name), std::move(change), std::move(expect)),
-          [launch](GemmCase& c) { launch(c.args()); }};
-}
+const auto step = [](auto... a) { return launcher_step<GemmCase, GemmLauncher>(a...); };
 GemmStep vendor_step(VendorMath math) {
   StepInfo info = declare(0, math == VendorMath::fp32 ? "cublas_fp32" : "cublas_tf32", vendor_blas_name(math),
                           "the vendor's reference", StepRole::reference);

@@ -74,6 +74,15 @@ struct Step {
   std::function<void(Case&)> launch;
 };
 
+/// A step whose launch hands `launcher` to the Case (`c.run(launcher)`): the usual shape, where
+/// every step of a lab shares one launcher signature.
+template <class Case, class Launcher>
+Step<Case> launcher_step(int number, std::string name, std::string change, std::string expect, Launcher launcher,
+                         StepRole role = StepRole::ladder) {
+  return {declare(number, std::move(name), std::move(change), std::move(expect), role),
+          [launcher](Case& c) { c.run(launcher); }};
+}
+
 /// Times `launch`: `warmup` untimed launches, then `reps` launches each bracketed by
 /// device events (L2 flushed before each if requested), inside a profiler range `name`.
 /// Returns the per-launch times in milliseconds. Throws gpu::Error on a failed launch.
