@@ -374,7 +374,7 @@ int run(int argc, char** argv) {
   auto* gpu_opt = app.add_option("--gpu", gpu, "no GPU needed: the datasheet row of GPU NAME (h200, mi300x, a key of "
                                                "--list-gpus), every cell with its source, and ridge points");
   auto* compare_opt = app.add_option("--compare", compare, "no GPU needed: two GPUs of the table side by side, with "
-                                                           "B/A ratios")->expected(2)->type_name("A B");
+                                                           "B/A ratios")->expected(2)->option_text("A B");
   auto* list_opt = app.add_flag("--list-gpus", list_gpus, "list the keys of the hardware table");
   Outputs out(app);
   gpu_opt->excludes(compare_opt);

@@ -413,10 +413,10 @@ std::function<int()> add_fp8_command(CLI::App& app, const std::string& command_l
                                                  "(OCP vs FNUZ), and the right conversion (kind: simulation)");
   mis->add_option("--from", s->misread.from, "the variant the tensor was written in: e4m3fn, e4m3fnuz, e5m2, "
                                              "e5m2fnuz (default e4m3fn; it is read as its partner)");
-  mis->add_option("--count", s->misread.count, "weights in the tensor (1 to 20,000,000; default 1,000,000)")
+  mis->add_option("--count", s->misread.count, "weights in the tensor")
       ->check(decimal_integer())->check(CLI::Range(std::uint64_t(1), std::uint64_t(20'000'000)));
-  mis->add_option("--seed", s->misread.seed, "seed of the synthetic tensor (default 1)")->check(decimal_integer());
-  mis->add_option("--nans", s->misread.nans, "NaN elements planted in the tensor (0 to 1000; default 4)")
+  mis->add_option("--seed", s->misread.seed, "seed of the synthetic tensor")->check(decimal_integer());
+  mis->add_option("--nans", s->misread.nans, "NaN elements planted in the tensor")
       ->check(decimal_integer())->check(CLI::Range(std::uint64_t(0), std::uint64_t(1000)));
   s->misread_out = std::make_unique<Outputs>(*mis);
 

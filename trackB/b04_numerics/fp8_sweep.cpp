@@ -234,8 +234,7 @@ int run(int argc, char** argv) {
                "b04_fp8_sweep"};
   Outputs outputs(app);
   app.add_option("--device", o.device, "GPU index")->check(decimal_integer())->check(CLI::Range(0, 63));
-  app.add_option("--reps", o.reps, "timed sweeps per conversion for the throughput (1 to 50, default 5; "
-                                   "median reported)")->check(decimal_integer())->check(CLI::Range(1, 50));
+  app.add_option("--reps", o.reps, "timed sweeps per conversion for the throughput (median reported)")->check(decimal_integer())->check(CLI::Range(1, 50));
   app.add_flag("--list", o.list, "list the checks each vendor runs, then exit (no GPU needed)");
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
   if (o.list) outputs.refuse("records a run; --list prints to stdout only");

@@ -342,25 +342,23 @@ std::function<int()> add_int8_command(CLI::App& app, const std::string& command_
   CLI::App* cmd = app.add_subcommand(
       "int8", "int8 quantization of a weight matrix with outlier channels: per-tensor vs per-channel vs "
               "per-group absmax, percentile clipping, and fp8 E4M3 (kind: simulation)");
-  cmd->add_option("--rows", o->spec.rows, fmt::format("output channels (1 to {}; default 4096)", kMaxDim))
+  cmd->add_option("--rows", o->spec.rows, "output channels")
       ->check(decimal_integer())
       ->check(CLI::Range(1, kMaxDim));
-  cmd->add_option("--cols", o->spec.cols, fmt::format("input channels (1 to {}; default 4096; rows x cols at most {})",
-                                                      kMaxDim, thousands(kMaxWeights)))
+  cmd->add_option("--cols", o->spec.cols, fmt::format("input channels (rows x cols at most {})", thousands(kMaxWeights)))
       ->check(decimal_integer())
       ->check(CLI::Range(1, kMaxDim));
-  cmd->add_option("--sigma", o->spec.sigma, "standard deviation of the ordinary weights (0.000001 to 1000; default 0.02)")
+  cmd->add_option("--sigma", o->spec.sigma, "standard deviation of the ordinary weights")
       ->check(finite_number())
       ->check(CLI::Range(1e-6, 1e3));
-  cmd->add_option("--outlier-channels", o->spec.outlier_channels, "input channels scaled by --outlier-scale (0 to "
-                                                                  "--cols; default 4)")
+  cmd->add_option("--outlier-channels", o->spec.outlier_channels, "input channels scaled by --outlier-scale (at most "
+                                                                  "--cols)")
       ->check(decimal_integer())
       ->check(CLI::Range(0, kMaxDim));
-  cmd->add_option("--outlier-scale", o->spec.outlier_scale, "factor of the outlier channels (1 to 10000; default 50)")
+  cmd->add_option("--outlier-scale", o->spec.outlier_scale, "factor of the outlier channels")
       ->check(finite_number())
       ->check(CLI::Range(1.0, 1e4));
-  cmd->add_option("--group-size", o->group_size, fmt::format("input channels per scale of the per-group scheme (1 to "
-                                                             "{}; default 128)", kMaxDim))
+  cmd->add_option("--group-size", o->group_size, "input channels per scale of the per-group scheme")
       ->check(decimal_integer())
       ->check(CLI::Range(1, kMaxDim));
   cmd->add_option("--clip-percentiles", o->clip_percentiles,
