@@ -24,6 +24,7 @@
 #include "low_precision.hpp"
 #include "tutor/cli.hpp"
 #include "tutor/gpu.hpp"
+#include "tutor/hardware.hpp"
 #include "tutor/launcher.hpp"
 #include "tutor/output.hpp"
 #include "tutor/report.hpp"
@@ -222,9 +223,30 @@ void print_list() {
   }
 }
 
+/// --model GPU: what the sweep would run on a GPU of the table, without one. The work is fixed
+/// (every fp32 bit pattern through two conversions per check); it reads no input from memory (the
+/// patterns are generated in registers) and writes only counters, so bytes over bandwidth gives
+/// no floor, and no datasheet states a conversion rate: the model says what runs and what a
+/// correct codec must give, and the run measures the rest.
+void print_model(const std::string& gpu) {
+  const hw::GpuSpec* spec = hw::find_gpu(gpu);
+  if (!spec) throw UsageError("--model: unknown GPU '" + gpu + "'; allowed: " + hw::known_keys());
+  fmt::print("kind: model (no GPU used): what b04_fp8_sweep runs on {} ({}, fp8 formats: {})\n", spec->name,
+             spec->vendor, spec->fp8_variant);
+  for (const auto& c : checks_for(std::string(spec->vendor)))
+    fmt::print("  {:<9} {:<15} {} fp32 bit patterns, vendor conversion vs encode(): {}\n", info(c.format).name,
+               mode_name(c.overflow), thousands(std::int64_t(kPatterns)), c.vendor_conversion);
+  fmt::print("  decode: all 256 codes of");
+  for (Format f : decode_formats_for(std::string(spec->vendor))) fmt::print(" {}", info(f).name);
+  fmt::print("\nexpected: 0 unexplained mismatches where both sides follow the format's specification (OCP 8-bit\n"
+             "floating point v1.0 for E4M3FN/E5M2; the FNUZ variants on AMD); the run counts them and times both.\n"
+             "No floor is given: the sweep reads no input from memory and no datasheet states a conversion rate.\n");
+}
+
 struct Options {
   int device = 0, reps = 5;
   bool list = false;
+  std::string model_gpu;
 };
 
 int run(int argc, char** argv) {
@@ -235,12 +257,20 @@ int run(int argc, char** argv) {
   Outputs outputs(app);
   app.add_option("--device", o.device, "GPU index")->check(decimal_integer())->check(CLI::Range(0, 63));
   app.add_option("--reps", o.reps, "timed sweeps per conversion for the throughput (median reported)")->check(decimal_integer())->check(CLI::Range(1, 50));
-  app.add_flag("--list", o.list, "list the checks each vendor runs, then exit (no GPU needed)");
+  auto* list = app.add_flag("--list", o.list, "list the checks each vendor runs, then exit (no GPU needed)");
+  auto* model = app.add_option("--model", o.model_gpu, "print what the sweep runs on a GPU of the table and what "
+                                                       "a correct codec gives (no GPU needed; kind: model)")
+                    ->option_text("GPU");
+  list->excludes(model);
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
-  if (o.list) outputs.refuse("records a run; --list prints to stdout only");
+  if (o.list || model->count() > 0) outputs.refuse("records a run; --list and --model print to stdout only");
   outputs.check();
   if (o.list) {
     print_list();
+    return kExitOk;
+  }
+  if (model->count() > 0) {
+    print_model(o.model_gpu);
     return kExitOk;
   }
 
