@@ -371,8 +371,10 @@ int run(int argc, char** argv) {
   bool list_gpus = false;
   auto* device_opt = app.add_option("--device", device, "GPU index to describe and measure")
                           ->check(decimal_integer())->check(CLI::Range(0, 63));
-  auto* gpu_opt = app.add_option("--gpu", gpu, "no GPU needed: the datasheet row of GPU NAME (h200, mi300x, a key of "
-                                               "--list-gpus), every cell with its source, and ridge points");
+  // --model is the name every GPU lab gives its no-GPU view; B01's is the datasheet row.
+  auto* gpu_opt = app.add_option("--gpu,--model", gpu, "no GPU needed: the datasheet row of GPU NAME (h200, mi300x, a "
+                                                       "key of --list-gpus), every cell with its source, and ridge "
+                                                       "points (kind: model)")->option_text("NAME");
   auto* compare_opt = app.add_option("--compare", compare, "no GPU needed: two GPUs of the table side by side, with "
                                                            "B/A ratios")->expected(2)->option_text("A B");
   auto* list_opt = app.add_flag("--list-gpus", list_gpus, "list the keys of the hardware table");
