@@ -346,10 +346,10 @@ int run_memory(MemoryOptions o, Outputs& outputs, const std::string& command) {
     json terms = json::array();
     for (const auto& t : plan.layer.terms)
       terms.push_back({{"name", t.name}, {"bytes", t.bytes}, {"divided_by", t.divided_by}, {"quadratic", t.quadratic}});
-    j["model"] = {{"name", model.name}, {"model_type", model.model_type}, {"layers", model.num_layers},
-                  {"hidden_size", model.hidden_size}, {"heads", model.num_heads}, {"kv_heads", plan.shape.kv_heads},
-                  {"head_dim", model.head_dim}, {"mlp_width", plan.shape.mlp_width}, {"gated_mlp", plan.shape.gated},
-                  {"vocab_size", model.vocab_size}, {"params", plan.params_total}};
+    // The model as B05 writes it everywhere, plus what the planner derived from it.
+    j["model"] = b05::to_json(model);
+    j["model"].update({{"planner_kv_heads", plan.shape.kv_heads}, {"mlp_width", plan.shape.mlp_width},
+                       {"gated_mlp", plan.shape.gated}, {"params", plan.params_total}});
     j["inputs"] = {{"gpus", pc.gpus}, {"dp", plan.dp}, {"tp", pc.tp}, {"pp", pc.pp},
                    {"virtual_stages", pc.virtual_stages}, {"schedule", name(pc.schedule)},
                    {"microbatches", pc.microbatches}, {"micro_batch", pc.micro_batch}, {"seq_len", pc.seq_len},
