@@ -80,9 +80,6 @@ void require_distinct_outputs(const std::vector<std::pair<std::string, std::stri
   }
 }
 
-void require_file_path(const std::string& option, const std::string& path) {
-  if (path == "-") throw UsageError(option + ": give a file path, not '-'");
-}
 
 std::string csv_beside_json(const std::string& csv_path, const std::string& json_path) {
   if (!csv_path.empty() || json_path.empty() || json_path == "-") return csv_path;

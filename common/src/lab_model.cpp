@@ -42,6 +42,10 @@ void print_model_table(const std::string& gpu, const std::string& dtype, const s
   if (has_peak) fmt::print("         {}: {}\n", dtype, peak->source);
 }
 
+std::string copy_ceiling_name(const std::string& vendor) {
+  return vendor == "AMD" ? "device-to-device copy (hipMemcpy)" : "device-to-device copy (cudaMemcpy)";
+}
+
 namespace {
 /// "sm_90a" -> {90, true}; not an NVIDIA architecture -> {-1, false}.
 std::pair<int, bool> sm_version(std::string_view arch) {

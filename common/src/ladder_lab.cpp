@@ -8,9 +8,8 @@
 namespace tutor::detail {
 
 std::string ceiling_name(CeilingFrom from, const std::string& vendor, const std::string& step) {
-  const bool amd = vendor == "AMD";
   switch (from) {
-    case CeilingFrom::copy: return amd ? "device-to-device copy (hipMemcpy)" : "device-to-device copy (cudaMemcpy)";
+    case CeilingFrom::copy: return copy_ceiling_name(vendor);
     case CeilingFrom::fma: return "fp32 FMA rate of a kernel of independent FMA chains";
     case CeilingFrom::reference: return step;
   }

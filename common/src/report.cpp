@@ -142,16 +142,6 @@ json to_json(const LabRecord& r) {
   return j;
 }
 
-void write_json(const json& record, const std::string& path) {
-  // Invalid UTF-8 (a file name, a kernel name) becomes U+FFFD: a record is always valid JSON.
-  const std::string text = record.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
-  if (path == "-") {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
-  } else {
-    write_output("--json", path, text);
-  }
-}
 
 void print_device_header(std::FILE* out, const DeviceRecord& d) {
   const auto& i = d.info;
@@ -163,40 +153,5 @@ void print_device_header(std::FILE* out, const DeviceRecord& d) {
   fmt::print(out, "\n");
 }
 
-void print_ladder_table(std::FILE* out, const LabRecord& r) {
-  const bool by_bytes = r.ceiling.unit == CeilingUnit::GBps;
-  const char* rate_head = by_bytes ? "GB/s" : "TFLOP/s";
-  std::size_t w = 4;
-  for (const auto& s : r.variants) w = std::max(w, s.name.size());
-  fmt::print(out, "\n{:<{}}  {:>26}  {:>8}  {:>8}  {:>7}  {:>8}  {}\n", "step", w,
-             "time ms: median (min-max)", rate_head, "of ceil", "vs prev", "vs first",
-             "verified (worst rel err)");
-  for (const auto& s : r.variants) {
-    std::string verdict;
-    if (s.verified) {
-      verdict = fmt::format("yes ({:.1e})", s.rel_err);
-    } else {
-      verdict = "NO";
-      for (const auto& c : s.checks)
-        if (!c.cmp.passed) {
-          verdict = fmt::format("NO at {}: {}", c.shape, c.cmp.reason);
-          break;
-        }
-    }
-    if (!s.timed) {
-      fmt::print(out, "{:<{}}  {:>26}  {:>8}  {:>8}  {:>7}  {:>8}  {}\n", s.name, w,
-                 "not timed", "-", "-", "-", "-", verdict);
-      continue;
-    }
-    const std::string t = fmt::format("{:.3f} ({:.3f}-{:.3f})", s.time_ms.median,
-                                      s.time_ms.min, s.time_ms.max);
-    const double rate = by_bytes ? s.GBps : s.TFLOPs;
-    const std::string prev = s.speedup_vs_prev > 0 ? fmt::format("{:.2f}x", s.speedup_vs_prev) : "-";
-    fmt::print(out, "{:<{}}  {:>26}  {:>8.1f}  {:>7.1f}%  {:>7}  {:>7.2f}x  {}\n", s.name, w, t,
-               rate, 100.0 * s.fraction_of_ceiling, prev, s.speedup_vs_first, verdict);
-  }
-  fmt::print(out, "ceiling: {} = {:.1f} {} (same device, same run)\n", r.ceiling.name,
-             r.ceiling.value, rate_head);
-}
 
 }  // namespace tutor

@@ -8,6 +8,7 @@
 //   vec4     2e9    0.625 ms 2e9 / 0.625e-3 / 1e9  = 3200                   0.8       0.5/0.625    1.0/0.625
 //                                                                                     = 0.8        = 1.6
 #include "tutor/atomic_file.hpp"
+#include "tutor/ladder_lab.hpp"
 #include "tutor/report.hpp"
 #include "tutor/result.hpp"
 #include "tutor/version.hpp"
@@ -297,22 +298,13 @@ TEST(WriteFileAtomic, MissingFolderThrowsNamingThePath) {
   EXPECT_FALSE(fs::exists(dir.path() / "no_such_folder"));
 }
 
-// ------------------------------------------------------------------ write_json
+// ------------------------------------------------------------------ the ladder table
 
-TEST(WriteJson, FileRoundTripsThroughTheParser) {
-  ScratchDir dir;
-  const fs::path file = dir.path() / "a02.json";
-  const json record = tutor::to_json(transpose_record());
-  tutor::write_json(record, file.string());
-  EXPECT_EQ(json::parse(read_text(file)), record);
-}
-
-// ------------------------------------------------------------------ print_ladder_table
-
-TEST(PrintLadderTable, PrintsEveryStepAndNoForTheFailedOne) {
+TEST(LadderTable, PrintsEveryStepAndNoForTheFailedOne) {
   std::FILE* out = std::tmpfile();
   ASSERT_NE(out, nullptr);
-  tutor::print_ladder_table(out, transpose_record());
+  const LabRecord r = transpose_record();
+  tutor::detail::print_steps(out, r.variants, r.ceiling);
   std::fflush(out);
   std::rewind(out);
   std::string text;

@@ -208,9 +208,7 @@ int run(int argc, char** argv) {
   const double since_main_ms = ms_since(program_start);
   const DeviceRecord& device = lab.open();
   const std::uint64_t seed = lab.seed();
-  const Ceiling ceiling{device.info.vendor == "AMD" ? "device-to-device copy (hipMemcpy)"
-                                                     : "device-to-device copy (cudaMemcpy)",
-                        device.copy_GBps, CeilingUnit::GBps};
+  const Ceiling ceiling{copy_ceiling_name(device.info.vendor), device.copy_GBps, CeilingUnit::GBps};
 
   print_device_header(human, device);
   fmt::print(human, "\nPart 1: the whole program, vector add of {} floats (2^{}), host clock per phase\n",

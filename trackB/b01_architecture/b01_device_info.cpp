@@ -23,6 +23,7 @@
 #include "tutor/cli.hpp"
 #include "tutor/gpu.hpp"
 #include "tutor/hardware.hpp"
+#include "tutor/lab.hpp"
 #include "tutor/launcher.hpp"
 #include "tutor/output.hpp"
 #include "tutor/report.hpp"
@@ -276,8 +277,7 @@ int run_device(int ordinal, Outputs& out, const std::string& command) {
   record.device.fma_TFLOPs = gpu::measure_fma_TFLOPs();
   const gpu::ClockSample clocks = gpu::read_clocks();  // right after the measurements
   const bool amd = record.device.info.vendor == "AMD";
-  record.ceiling = {amd ? "device-to-device copy (hipMemcpy)" : "device-to-device copy (cudaMemcpy)",
-                    record.device.copy_GBps, CeilingUnit::GBps};
+  record.ceiling = {copy_ceiling_name(record.device.info.vendor), record.device.copy_GBps, CeilingUnit::GBps};
   record.problem = {{"copy_bytes", kCopyBytes}, {"what", "runtime properties, peer access, measured ceilings"}};
 
   fmt::print(human, "kind: measurement (properties as the runtime reports them; ceilings measured in this run)\n");

@@ -63,10 +63,6 @@ auto as_usage(F&& f) -> decltype(f()) {
   }
 }
 
-/// Throws UsageError("<option>: give a file path, not '-'") when `path` is "-": for outputs
-/// (CSV, SVG) that would otherwise mix with the table on standard output.
-void require_file_path(const std::string& option, const std::string& path);
-
 /// The CSV path of a sweep: `csv_path` if given, else `json_path` with ".json" replaced by
 /// ".csv" (".csv" appended otherwise), else "" (no --json, or --json on standard output).
 std::string csv_beside_json(const std::string& csv_path, const std::string& json_path);

@@ -120,6 +120,10 @@ struct ModelRow {
 void print_model_table(const std::string& gpu, const std::string& dtype, const std::string& problem,
                        const std::vector<ModelRow>& rows);
 
+/// "device-to-device copy (cudaMemcpy)" or "(hipMemcpy)" for `vendor` ("NVIDIA", "AMD"): the
+/// memory ceiling every memory-bound lab reports its fraction of.
+std::string copy_ceiling_name(const std::string& vendor);
+
 /// Whether a device of architecture `device_arch` ("sm_90", "gfx942:sramecc+:xnack-") can run a
 /// step that needs `min_arch`: "" (any), "sm_80" (compute capability 8.0 or newer), "sm_90a"
 /// (exactly 9.0: arch-specific features), "gfx940" (that AMD target family, by name prefix).

@@ -69,14 +69,6 @@ std::string value_text(float v);
 /// variants and notes.
 nlohmann::json to_json(const LabRecord& record);
 
-/// Writes `record` as indented JSON to `path` ("-" writes to stdout), atomically. A path
-/// that cannot be written is bad input: throws UsageError("--json: <why>") (tutor/cli.hpp).
-void write_json(const nlohmann::json& record, const std::string& path);
-
-/// Prints the ladder table: step, time median (min-max), GB/s or TFLOP/s, fraction of the
-/// ceiling, speedup over the previous step and over the first, verification.
-void print_ladder_table(std::FILE* out, const LabRecord& record);
-
 /// Prints the device line and the measured ceilings above a table.
 void print_device_header(std::FILE* out, const DeviceRecord& device);
 
