@@ -207,7 +207,7 @@ int run_kv(const KvOptions& o, Outputs& out, const std::string& command) {
 
 // ---- batch ------------------------------------------------------------------------------
 
-/// Default fractions of the datasheet roofs a real step reaches, measured on the lent H200:
+/// Default fractions of the datasheet roofs a real step reaches, measured on the H200 measured here:
 /// HBM: cudaMemcpy device-to-device 4227 GB/s of the datasheet 4800 = 0.88
 /// (docs/results/H200/b01_architecture/b01_device_info.txt); compute: cublasGemmEx bf16,
 /// m=n=k=8192, 686-779 TFLOP/s (median 740.0) of the dense 989.5 = 0.69-0.79 over 50 samples
@@ -372,7 +372,7 @@ int run_batch(BatchOptions o, Outputs& outputs, const std::string& command) {
              s.gpu.name, s.request.gpus, s.request.tp, gib(plan.pool.pool_bytes), group(plan.pool.blocks),
              s.request.block_size, group(plan.pool.tokens));
   fmt::print(out, "step cost: max(FLOPs / {:.1f} TFLOP/s, bytes / {:.0f} GB/s) + {:g} us; roofs = bf16 {:g} x {:.2f} "
-                  "and HBM {:g} x {:.2f} (efficiencies: measured on the lent H200, see --help)\n",
+                  "and HBM {:g} x {:.2f} (efficiencies: measured on an H200, see --help)\n",
              cost_params.peak_TFLOPs, cost_params.hbm_GBps, cost_params.overhead_us, s.gpu.bf16_TFLOPs,
              o.compute_efficiency, s.gpu.hbm_bandwidth_GBps, o.bandwidth_efficiency);
   fmt::print(out, "scheduler: chunked prefill {}, {} tokens per step, {} sequences max, watermark {:g}%\n",
@@ -562,11 +562,11 @@ int run(int argc, char** argv) {
   batch_cmd->add_option("--max-num-seqs", batch.max_num_seqs, "sequences per step (>= 1; vLLM default 256)")->check(decimal_integer());
   batch_cmd->add_option("--compute-efficiency", batch.compute_efficiency,
                         "fraction of the dense bf16 peak a step reaches, in (0, 1] (default 0.70: the slow end of 50 "
-                        "cuBLAS bf16 GEMMs at 8192^3 on the lent H200, 686-779 of 989.5 TFLOP/s, median 740.0, "
+                        "cuBLAS bf16 GEMMs at 8192^3 on the H200 measured here, 686-779 of 989.5 TFLOP/s, median 740.0, "
                         "docs/results/H200/baselines/tutor_baselines.json)")->check(finite_number());
   batch_cmd->add_option("--bandwidth-efficiency", batch.bandwidth_efficiency,
                         "fraction of the datasheet HBM bandwidth a step reaches, in (0, 1] (default 0.88: "
-                        "cudaMemcpy 4227 of 4800 GB/s on the lent H200)")->check(finite_number());
+                        "cudaMemcpy 4227 of 4800 GB/s on the H200 measured here)")->check(finite_number());
   batch_cmd->add_option("--overhead-us", batch.overhead_us, "fixed cost per step, microseconds (>= 0; default 0: "
                                                             "the roofline floor)")->check(finite_number());
   batch_cmd->add_option("--series-every", batch.series_every_steps, "one CSV time-series row per N steps (>= 1; "

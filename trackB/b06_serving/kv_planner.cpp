@@ -29,7 +29,7 @@ const RuntimeTotal kRuntimeTotals[] = {
      "runtime total: vLLM logs 'total_gpu_memory (79.22GiB)' (torch.cuda.mem_get_info) on an "
      "H100 80GB, github.com/vllm-project/vllm/pull/12126 and pull/10511"},
     {"h200-sxm", 150109880320.0,
-     "runtime total: cudaDeviceProp.totalGlobalMem = 150,109,880,320 B on the lent H200, "
+     "runtime total: cudaDeviceProp.totalGlobalMem = 150,109,880,320 B on the H200 measured here, "
      "docs/results/H200/b01_architecture/b01_device_info.txt"},
 };
 

@@ -460,7 +460,7 @@ int run(int argc, char** argv) {
       ->check(decimal_integer())->check(CLI::Range(1, 1 << 30));
   app.add_option("--bandwidth-efficiency", r.bandwidth_efficiency,
                  "fraction of the datasheet HBM bandwidth a step reaches, in (0, 1] (default 0.80: the memory roof "
-                 "B02 fitted on an H200, 3824.6 of 4800 GB/s, docs/results/H200/b02_roofline/b02_roofline.json)")
+                 "B02 fitted on an H200, 3824.6 of 4800 GB/s, docs/results/H200/b02_roofline/history/b02_roofline_a1f5e90.json)")
       ->check(finite_number());
   app.add_option("--compute-efficiency", r.compute_efficiency,
                  "fraction of the datasheet dense tensor-core rate a step reaches, in (0, 1] (default 0.70: the "

@@ -495,7 +495,7 @@ std::vector<std::string> assumptions() {
       "a decode step streams the weights once (all but the input embedding table, a lookup of B rows) and every "
       "sequence's KV once; activations stay on chip",
       "MoE: every expert is read every step (an upper bound on bytes below B x top_k ~ experts)",
-      "rates are datasheet numbers derated by the bandwidth and compute efficiencies (measured on the lent H200, "
+      "rates are datasheet numbers derated by the bandwidth and compute efficiencies (measured on the H200 measured here, "
       "applied to every GPU)",
       "the roofs do not overlap with the tensor-parallel all-reduces: t(B) = max(memory, compute) + all-reduce + "
       "overhead",
@@ -526,9 +526,9 @@ std::vector<std::string> sources() {
       "ring all-reduce volume 2(p-1)/p x bytes: Patarasuk and Yuan, JPDC 69(2), 2009",
       "all-reduce latency: NCCL src/graph/tuning.cc ncclTopoTuneModel, baseLat[Ring][LL] 6.6 us, "
       "hwLat[NVLINK][Ring][LL] 0.6 us per step (NCCL 2.18+)",
-      "bandwidth efficiency 0.80: docs/results/H200/b02_roofline/b02_roofline.json, notes.fit.fp32.memory_roof_GBps 3824.6 / "
+      "bandwidth efficiency 0.80: docs/results/H200/b02_roofline/history/b02_roofline_a1f5e90.json, notes.fit.fp32.memory_roof_GBps 3824.6 / "
       "4800 GB/s",
-      "compute efficiency 0.70: cublasGemmEx bf16 8192^3 on the lent H200, 686-779 TFLOP/s over 50 samples (median "
+      "compute efficiency 0.70: cublasGemmEx bf16 8192^3 on the H200 measured here, 686-779 TFLOP/s over 50 samples (median "
       "740.0) of 989.5: docs/results/H200/baselines/tutor_baselines.json; 0.70 is the slow end",
       "fp8 checkpoints keep lm_head in bf16: llm-compressor FP8 recipe, QuantizationModifier(targets='Linear', "
       "ignore=['lm_head'])",

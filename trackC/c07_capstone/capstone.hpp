@@ -79,9 +79,9 @@ namespace tutor::c07 {
 
 // ---- defaults, each with where it comes from ---------------------------------------------
 
-/// Fraction of the datasheet HBM bandwidth a step reaches. The roofline B02 fitted on the lent
+/// Fraction of the datasheet HBM bandwidth a step reaches. The roofline B02 fitted on the
 /// H200 puts its memory roof at 3824.6 GB/s for the fp32 sweep
-/// (docs/results/H200/b02_roofline/b02_roofline.json, notes.fit.fp32.memory_roof_GBps), 3824.6 / 4800 =
+/// (docs/results/H200/b02_roofline/history/b02_roofline_a1f5e90.json, notes.fit.fp32.memory_roof_GBps), 3824.6 / 4800 =
 /// 0.797, rounded to 0.80. (The bf16 sweep fitted 3527 GB/s = 0.73; cudaMemcpy reached 0.87-0.88,
 /// which B06's batch simulator uses: C07's default is the more conservative fitted roof.)
 inline constexpr double kDefaultBandwidthEfficiency = 0.80;
@@ -89,7 +89,7 @@ inline constexpr double kDefaultBandwidthEfficiency = 0.80;
 /// Fraction of the datasheet dense tensor-core rate a step reaches. Decode's matmuls run on
 /// tensor cores, which B02's sweep (CUDA-core FMAs: fitted 55.7 of 67 TFLOP/s fp32 = 0.83) does
 /// not exercise, so the default is a tensor-core measurement instead: cublasGemmEx bf16,
-/// m = n = k = 8192 on the lent H200, 686-779 TFLOP/s over 50 samples (median 740.0) of the dense
+/// m = n = k = 8192 on the H200 measured here, 686-779 TFLOP/s over 50 samples (median 740.0) of the dense
 /// 989.5 = 0.69-0.79 (docs/results/H200/baselines/tutor_baselines.json): 0.70 is the slow end, the
 /// same default as B06's batch simulator. fp8 uses the same fraction (no fp8 GEMM is recorded
 /// here, so whether fp8 reaches it is not known).
