@@ -19,7 +19,7 @@ DeviceInfo open_device(int ordinal) {
   if (status != cudaSuccess || count == 0)
     throw NoDevice(std::string("no NVIDIA GPU or driver found (cudaGetDeviceCount: ") +
                    (status == cudaSuccess ? "0 devices" : cudaGetErrorName(status)) +
-                   "); without one, --help, --list and --model GPU still work");
+                   "); without one, --help and the no-GPU views (--model GPU, --list) still work");
   if (ordinal < 0 || ordinal >= count)
     throw NoDevice("device " + std::to_string(ordinal) + " was asked for; CUDA sees " +
                    std::to_string(count) + " (0.." + std::to_string(count - 1) + ")");
@@ -192,6 +192,32 @@ double measure_fma_TFLOPs(int reps) {
   }
   const double flops = 2.0 * kFmaChains * kFmaIterations * double(blocks) * block;
   return flops / (median(ms) * 1e-3) / 1e12;
+}
+
+namespace {
+bool g_capturing = false;
+std::vector<KernelInfo> g_captured;
+}  // namespace
+
+void begin_kernel_capture() {
+  g_captured.clear();
+  g_capturing = true;
+}
+
+std::vector<KernelInfo> end_kernel_capture() {
+  g_capturing = false;
+  return std::move(g_captured);
+}
+
+void detail::note_launch(const char* name, const void* kernel) {
+  if (!g_capturing) return;
+  std::string n = name;
+  if (n.size() > 1 && n.front() == '(' && n.back() == ')') n = n.substr(1, n.size() - 2);
+  for (const auto& k : g_captured)
+    if (k.name == n) return;
+  cudaFuncAttributes a{};
+  if (cudaFuncGetAttributes(&a, kernel) != cudaSuccess) return;  // the record then lacks it; the launch was checked
+  g_captured.push_back({n, a.numRegs, a.sharedSizeBytes, a.localSizeBytes, a.maxThreadsPerBlock});
 }
 
 // NVML is the driver's library (libnvidia-ml.so.1), not the toolkit's, so it is loaded at run

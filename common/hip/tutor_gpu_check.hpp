@@ -24,5 +24,11 @@ namespace tutor::gpu::detail {
   } while (0)
 
 // A launch reports configuration errors (too many threads, too much shared memory) at
-// once, and faults inside the kernel at the next synchronising call.
-#define TUTOR_GPU_CHECK_LAUNCH(kernel) TUTOR_GPU_CHECK(hipPeekAtLastError())
+// once, and faults inside the kernel at the next synchronising call. `kernel` names the kernel
+// that was launched (a template kernel with its arguments, in parentheses:
+// TUTOR_GPU_CHECK_LAUNCH((sgemm_vectorized<true>))), so the runner can record its registers.
+#define TUTOR_GPU_CHECK_LAUNCH(kernel)                                                        \
+  do {                                                                                        \
+    TUTOR_GPU_CHECK(hipPeekAtLastError());                                                     \
+    ::tutor::gpu::detail::note_launch(#kernel, reinterpret_cast<const void*>(&(kernel)));     \
+  } while (0)

@@ -7,8 +7,8 @@
 namespace tutor::gpu {
 namespace {
 [[noreturn]] void no_runtime() {
-  throw NoDevice("this binary was built with the host preset, which runs no GPU code; --help, --list "
-                 "and --model GPU work without a GPU; to measure, build with the cuda or hip preset (docs/SETUP.md)");
+  throw NoDevice("this binary was built with the host preset, which runs no GPU code; --help and the "
+                 "no-GPU views (--model GPU, --list) work; to measure, build with the cuda or hip preset (docs/SETUP.md)");
 }
 }  // namespace
 
@@ -32,6 +32,9 @@ void check_last_error(const char*) { no_runtime(); }
 void flush_l2() { no_runtime(); }
 double measure_copy_GBps(std::size_t, int) { no_runtime(); }
 double measure_fma_TFLOPs(int) { no_runtime(); }
+void begin_kernel_capture() {}
+std::vector<KernelInfo> end_kernel_capture() { return {}; }
+void detail::note_launch(const char*, const void*) {}
 ClockSample read_clocks() { return {false, "no GPU runtime in this build", 0, 0, 0, 0, 0, 0, {}}; }
 ProfilerRange::ProfilerRange(const char*) {}
 ProfilerRange::~ProfilerRange() {}

@@ -54,14 +54,41 @@ std::string read_text_file(const std::string& path, std::size_t max_bytes) {
   return text;
 }
 
+namespace {
+
+/// Where a symbolic link at `link` points, resolved against the link's folder ("" when `link` is
+/// no link).
+fs::path link_target(const fs::path& link) {
+  std::error_code ec;
+  if (!fs::is_symlink(fs::symlink_status(link, ec))) return {};
+  fs::path to = fs::read_symlink(link, ec);
+  if (ec) return {};
+  return to.is_absolute() ? to : link.parent_path() / to;
+}
+
+/// True when `fd` is open on a pipe with a reader (a FIFO without one would block the write).
+bool fifo_has_reader(const fs::path& fifo) {
+  const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return false;
+  ::close(fd);
+  return true;
+}
+
+}  // namespace
+
 std::string check_output_path(const std::string& path) {
   if (path.empty()) return "the path is empty";
   std::error_code ec;
   const fs::path target(path);
   const auto st = fs::status(target, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory) return path + ": " + ec.message();  // a link loop, say
   if (fs::is_directory(st)) return path + " is a folder";
+  if (fs::is_fifo(st) && !fifo_has_reader(target)) return path + " is a pipe that nothing reads";
   if (fs::exists(st) && !fs::is_regular_file(st)) return "";  // a device or pipe: written in place
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  // A link to a file that does not exist yet is written through (the link stays): its folder counts.
+  const fs::path through = link_target(target);
+  const fs::path file = through.empty() ? target : through;
+  const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
   if (!fs::is_directory(dir, ec)) return "folder " + dir.string() + " does not exist";
   if (::access(dir.c_str(), W_OK) != 0) return "folder " + dir.string() + " is not writable";
   if (fs::exists(st) && ::access(path.c_str(), W_OK) != 0) return path + " is read-only";
@@ -101,11 +128,16 @@ void write_file_atomic(const std::string& path, const std::string& text) {
   std::error_code ec;
   // Follow a symbolic link, so that the link stays and its target gets the new content.
   fs::path target = fs::canonical(fs::path(path), ec);
-  if (ec) target = fs::absolute(fs::path(path));
+  if (ec) {
+    const fs::path through = link_target(fs::path(path));  // a link to a file not created yet
+    target = fs::absolute(through.empty() ? fs::path(path) : through);
+  }
   const auto st = fs::status(target, ec);
   if (fs::exists(st) && !fs::is_regular_file(st)) {
     // /dev/stdout, /dev/null, a pipe: there is nothing to replace atomically; write in place.
-    const int fd = ::open(target.c_str(), O_WRONLY | O_APPEND);
+    // O_NONBLOCK: a pipe nothing reads fails at once instead of blocking the tool forever.
+    const int fd = ::open(target.c_str(), O_WRONLY | O_APPEND | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     if (fd < 0) fail(path, std::strerror(errno));
     const bool ok = write_all(fd, text);
     ::close(fd);

@@ -45,8 +45,10 @@ const CLI::Validator& finite_number() {
       [](std::string& s) -> std::string {
         char* end = nullptr;
         const double d = std::strtod(s.c_str(), &end);
-        if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(d))
-          return "'" + s + "' is not a finite number";
+        // strtod also reads hex ("0x10") and "infinity": only decimal numbers are accepted.
+        if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(d) ||
+            s.find_first_of("xXpP") != std::string::npos)
+          return "'" + s + "' is not a finite decimal number";
         return "";
       },
       "NUMBER");
@@ -57,7 +59,12 @@ namespace {
 /// True when two paths name the same file, also when spelled differently (./a and a).
 bool same_file(const std::string& a, const std::string& b) {
   namespace fs = std::filesystem;
-  return a == b || fs::weakly_canonical(fs::absolute(a)) == fs::weakly_canonical(fs::absolute(b));
+  std::error_code ec;
+  if (a == b || fs::equivalent(a, b, ec)) return true;  // equivalent: the same inode, hard links too
+  const fs::path ca = fs::weakly_canonical(fs::absolute(a), ec);
+  if (ec) return false;
+  const fs::path cb = fs::weakly_canonical(fs::absolute(b), ec);
+  return !ec && ca == cb;
 }
 }  // namespace
 

@@ -49,15 +49,23 @@ int GpuLab::parse(int argc, char** argv, const std::vector<std::pair<std::string
   command_ = command_line(argc, argv);
   if (const int rc = parse_command_line(app_, argc, argv); rc >= 0) return rc;
   run_.flush_l2 = !no_flush_l2_;
-  if (list_) outputs_->refuse("--list prints the steps to standard output only");
+  if (list_) {
+    outputs_->refuse("--list prints the steps to standard output only");
+    refuse_run_options("--list runs nothing");
+  }
   if (model_ && model_->count() > 0) {
+    if (model_gpu_.empty()) throw UsageError("--model: give a GPU of the table (h200, mi300x, ...)");
     outputs_->refuse("--model prints to standard output only (kind: model); it records nothing");
-    for (const CLI::Option* opt : run_only_)
-      if (opt->count() > 0) throw UsageError(opt->get_name() + ": a run option; --model runs nothing");
+    refuse_run_options("--model runs nothing");
   }
   outputs_->check(inputs);
   progress_ = ::isatty(STDERR_FILENO);
   return -1;
+}
+
+void GpuLab::refuse_run_options(const std::string& why) const {
+  for (const CLI::Option* opt : run_only_)
+    if (opt->count() > 0) throw UsageError(opt->get_name() + ": a run option; " + why);
 }
 
 const DeviceRecord& GpuLab::open(std::size_t copy_bytes) {

@@ -1,6 +1,8 @@
 #include "tutor/output.hpp"
 
 #include <openssl/evp.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <stdexcept>
@@ -13,18 +15,32 @@ namespace tutor {
 
 
 Outputs::Outputs(CLI::App& app, OutputSet set) : set_(std::move(set)) {
-  app.add_option("--json", json_, "write the JSON record to PATH ('-': standard output)")
-      ->option_text("PATH");
+  options_.push_back(app.add_option("--json", json_, "write the JSON record to PATH ('-': standard output)"));
   if (set_.csv) {
     std::string help = set_.csv_help + " ('-': standard output)";
     if (set_.csv_beside_json) help += "; default: beside --json, .json -> .csv";
-    app.add_option("--csv", csv_, help)->option_text("PATH");
+    options_.push_back(app.add_option("--csv", csv_, help));
   }
-  if (set_.plot)
-    app.add_option("--plot", plot_, set_.plot_help + " ('-': standard output)")->option_text("PATH");
+  if (set_.plot) options_.push_back(app.add_option("--plot", plot_, set_.plot_help + " ('-': standard output)"));
+  for (CLI::Option* opt : options_) opt->type_name("PATH")->option_text("PATH");
 }
 
+namespace {
+/// True when `path` is this process's standard output under another name (/dev/stdout, or the
+/// file stdout is redirected to): writing it by name would replace what "-" wrote there.
+bool is_standard_output(const std::string& path) {
+  struct stat out {}, st {};
+  return path != "-" && !path.empty() && ::fstat(STDOUT_FILENO, &out) == 0 && ::stat(path.c_str(), &st) == 0 &&
+         out.st_dev == st.st_dev && out.st_ino == st.st_ino;
+}
+}  // namespace
+
 void Outputs::check(const std::vector<std::pair<std::string, std::string>>& inputs) {
+  for (const CLI::Option* opt : options_)
+    if (opt->count() > 0 && opt->as<std::string>().empty())
+      throw UsageError(opt->get_name() + ": the path is empty; give a file, or '-' for standard output");
+  for (std::string* path : {&json_, &csv_, &plot_})
+    if (is_standard_output(*path)) *path = "-";
   if (set_.csv_beside_json) csv_ = csv_beside_json(csv_, json_);
   const std::vector<std::pair<std::string, std::string>> outputs = {
       {"--json", json_}, {"--csv", csv_}, {"--plot", plot_}};

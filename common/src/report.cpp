@@ -39,6 +39,13 @@ json to_json(const StepResult& s) {
             {"bytes", s.bytes}, {"flops", s.flops}};
   if (!s.params.empty()) j["params"] = s.params;
   if (s.lines_of_code > 0) j["lines_of_code"] = s.lines_of_code;
+  if (!s.kernels.empty()) {
+    json kernels = json::array();
+    for (const auto& k : s.kernels)
+      kernels.push_back({{"name", k.name}, {"registers", k.registers}, {"static_shared_bytes", k.static_shared_bytes},
+                         {"local_bytes", k.local_bytes}, {"max_threads_per_block", k.max_threads_per_block}});
+    j["kernels"] = kernels;
+  }
   if (!s.skipped.empty()) j["skipped"] = s.skipped;
   if (s.timed) {
     j["time_ms"] = {{"min", s.time_ms.min},       {"p10", s.time_ms.p10},

@@ -13,6 +13,7 @@
 //
 // Exit codes: 0 the twins agree; 1 they drift (one line per finding on stderr, then a
 // summary); 2 bad input (a file that cannot be read, an unknown mode, a malformed allowlist).
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "compare.hpp"
+#include "tutor/atomic_file.hpp"
 #include "tutor/cli.hpp"
 
 namespace {
@@ -43,13 +45,24 @@ const char* mode_name(Mode mode) {
   return mode == Mode::mirror ? "mirror" : mode == Mode::structural ? "structural" : "nvidia-only";
 }
 
+// A kernel source is text of a few hundred lines; the line diff's table grows with the product
+// of the two files' lines, so larger inputs are refused rather than compared for minutes.
+constexpr std::size_t kMaxSourceBytes = std::size_t(1) << 20;
+constexpr std::size_t kMaxSourceLines = 5000;
+
 std::string read_text(const std::string& option, const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec) || !in) throw tutor::UsageError(option + ": cannot read " + path.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::string text;
+  try {
+    text = tutor::read_text_file(path.string(), kMaxSourceBytes);
+  } catch (const std::runtime_error& e) {
+    throw tutor::UsageError(option + ": cannot read " + path.string() + ": " + e.what());
+  }
+  if (text.find('\0') != std::string::npos)
+    throw tutor::UsageError(option + ": " + path.string() + " is not a text file (it holds NUL bytes)");
+  if (std::size_t(std::count(text.begin(), text.end(), '\n')) > kMaxSourceLines)
+    throw tutor::UsageError(option + ": " + path.string() + " has more than " + std::to_string(kMaxSourceLines) +
+                            " lines; a kernel source is far shorter");
+  return text;
 }
 
 // stem -> path as messages name it (the folder joined to the file), in the order given.

@@ -5,6 +5,7 @@
 #include "tutor/output.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -114,6 +115,32 @@ TEST(Outputs, TheRecordNamesItsCsvAndPlotWithTheirSha256) {
   EXPECT_EQ(record["outputs"]["csv"]["sha256"], tutor::sha256_hex(read(csv)));
   EXPECT_EQ(record["outputs"]["plot"]["sha256"], tutor::sha256_hex(read(svg)));
   EXPECT_EQ(record["outputs"]["csv"]["bytes"], 8);
+}
+
+TEST(Outputs, AnEmptyPathIsRefusedNotIgnored) {
+  Tool t;
+  t.parse({"--json", ""});
+  EXPECT_THROW(t.out.check(), tutor::UsageError);
+}
+
+TEST(Outputs, AHardLinkToAnInputIsTheInput) {
+  Tool t;
+  const fs::path in = scratch("cfg.json"), link = scratch("hard.json");
+  std::ofstream(in) << "{}";
+  fs::remove(link);
+  fs::create_hard_link(in, link);
+  t.parse({"--json", in.string()});
+  EXPECT_THROW(t.out.check({{"--config", link.string()}}), tutor::UsageError);
+}
+
+TEST(Outputs, APipeNothingReadsIsRefusedBeforeAnyWork) {
+  const fs::path fifo = scratch("nobody_reads");
+  fs::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  Tool t;
+  t.parse({"--json", fifo.string()});
+  EXPECT_THROW(t.out.check(), tutor::UsageError);
+  fs::remove(fifo);
 }
 
 TEST(Outputs, RefuseNamesTheOptionGiven) {

@@ -184,15 +184,17 @@ int run(int argc, char** argv) {
   lab.add_run_options({.reps = 30, .warmup = 5});
   lab.add_model_option("print the kernel's floor at each size and the latency/bandwidth crossover");
   CLI::App& app = lab.app();
-  app.add_option("--log2-elements", o.log2_elements, "elements of the whole-program run, as a power of two")
-      ->check(decimal_integer())->check(CLI::Range(0, 29));
+  lab.run_only(app.add_option("--log2-elements", o.log2_elements, "elements of the whole-program run, as a power of two")
+                   ->check(decimal_integer())->check(CLI::Range(0, 29)));
   app.add_option("--min-log2", o.min_log2, "smallest sweep size, log2 of elements")->check(decimal_integer())->check(CLI::Range(0, 29));
   app.add_option("--max-log2", o.max_log2, "largest sweep size, log2 of elements")->check(decimal_integer())->check(CLI::Range(0, 29));
-  app.add_option("--launch-us", o.launch_us, "with --model: the launch-and-latency cost of one kernel, in "
+  CLI::Option* launch_us = app.add_option("--launch-us", o.launch_us, "with --model: the launch-and-latency cost of one kernel, in "
                                              "microseconds (default: the H200 record's latency floor)")
       ->check(finite_number())->check(CLI::Range(0.0, 1000.0));
   if (const int rc = lab.parse(argc, argv); rc >= 0) return rc;
   if (o.min_log2 > o.max_log2) throw UsageError("--min-log2: must not exceed --max-log2");
+  if (launch_us->count() > 0 && !lab.model_requested())
+    throw UsageError("--launch-us: a parameter of --model; a run measures the launch cost itself");
   if (lab.model_requested()) {
     print_model(lab.model_gpu(), o);
     return kExitOk;

@@ -98,7 +98,8 @@ int main(int argc, char** argv) {
   lab.verify_shapes = {{1, 1}, {31, 33}, {1028, 516}, {4099, 3001}, {16384, 16384}};
   lab.is_large = [](const TransposeCase::Shape& s) { return double(s.rows) * s.cols > (1 << 24); };
   lab.timed_shape = [&] { return size; };
-  lab.add_options = [&](CLI::App& app) {
+  lab.add_options = [&](GpuLab& g) {
+    CLI::App& app = g.app();
     app.add_option("--rows", size.rows, "rows of the input matrix (its height)")
         ->check(decimal_integer())->check(CLI::Range(1, 65536));
     app.add_option("--cols", size.cols, "columns of the input matrix (its width)")

@@ -108,7 +108,8 @@ int main(int argc, char** argv) {
                        {1000, 1000, 1000, 1.0f, 0.0f}, {4097, 4097, 4097, 0.5f, 3.0f}};
   lab.is_large = [](const Shape& s) { return double(s.m) * s.n * s.k > 2e7; };
   lab.timed_shape = [&] { return size; };
-  lab.add_options = [&](CLI::App& app) {
+  lab.add_options = [&](GpuLab& g) {
+    CLI::App& app = g.app();
     app.add_option("--m", size.m, "rows of A and C")->check(decimal_integer())->check(CLI::Range(1, 32768));
     app.add_option("--n", size.n, "columns of B and C")->check(decimal_integer())->check(CLI::Range(1, 32768));
     app.add_option("--k", size.k, "columns of A, rows of B (the reduction length)")
@@ -117,17 +118,17 @@ int main(int argc, char** argv) {
     const CLI::Validator scalar_range(
         [](const std::string& text) { return std::fabs(std::stod(text)) <= 1e30 ? "" : "must be between -1e30 and 1e30"; },
         "-1e30..1e30");
-    app.add_option("--alpha", size.alpha, "C = alpha*A*B + beta*C")->check(finite_number())->check(scalar_range);
+    g.run_only(app.add_option("--alpha", size.alpha, "C = alpha*A*B + beta*C")->check(finite_number())->check(scalar_range));
     app.add_option("--beta", size.beta, "C = alpha*A*B + beta*C (0: C is not read)")
         ->check(finite_number())->check(scalar_range);
-    app.add_flag("--tune", tile.tune, "time every tile configuration of the last step on this GPU, cache the "
-                                      "fastest for this device, then run the ladder with it");
-    app.add_option("--tune-cache", tile.cache, "tuning cache file (default: $XDG_CACHE_HOME or ~/.cache, then "
-                                               "/gpu-ml-tutor/a07_sgemm-<arch>-<device>.json)")->option_text("PATH");
+    g.run_only(app.add_flag("--tune", tile.tune, "time every tile configuration of the last step on this GPU, cache the "
+                                      "fastest for this device, then run the ladder with it"));
+    g.run_only(app.add_option("--tune-cache", tile.cache, "tuning cache file (default: $XDG_CACHE_HOME or ~/.cache, then "
+                                               "/gpu-ml-tutor/a07_sgemm-<arch>-<device>.json)")->option_text("PATH"));
     app.add_option("--tile-config", tile.index, "use this tile configuration for the last step (an index of "
                                                 "--list's table) instead of the cache or default")
         ->check(decimal_integer())->check(CLI::Range(0, tile_config_count() - 1))->default_str("cache or default");
-    app.add_flag("--no-tf32", no_tf32, "skip the TF32 tensor-core cuBLAS row");
+    g.run_only(app.add_flag("--no-tf32", no_tf32, "skip the TF32 tensor-core cuBLAS row"));
   };
   lab.check_options = [&] {
     if (tile.tune && tile.index >= 0) throw UsageError("--tile-config: cannot be combined with --tune");

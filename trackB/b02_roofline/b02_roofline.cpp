@@ -357,7 +357,7 @@ int run(int argc, char** argv) {
   app.require_subcommand(0, 1);
   SweepOptions s;
   lab.add_run_options({.reps = 20, .warmup = 3});
-  app.add_option("--dtype", s.dtypes, "data types to sweep (repeatable)")
+  lab.run_only(app.add_option("--dtype", s.dtypes, "data types to sweep (repeatable)"))
       ->transform(CLI::IsMember({"fp32", "bf16"}, CLI::ignore_case));
   app.add_option("--min-intensity", s.min_intensity, "lowest intensity, FLOP/byte (a power of two)")
       ->check(finite_number())->check(CLI::Range(1.0 / 8, 1024.0));
@@ -368,7 +368,7 @@ int run(int argc, char** argv) {
       ->check(decimal_integer())->check(CLI::Range(10, 28));
   // "b02_roofline sweep --reps 5" reads as it always did: the word sweep, then the sweep's options.
   app.add_subcommand("sweep", "measure: sweep arithmetic intensity and fit the roofline (the default; the word "
-                              "may be left out)")->fallthrough();
+                              "may be left out; its options are listed above)")->fallthrough();
 
   ModelOptions m;
   CLI::App* model = app.add_subcommand("model", "no GPU needed: place a kernel (FLOPs, bytes) on a GPU's datasheet "
@@ -382,6 +382,9 @@ int run(int argc, char** argv) {
 
   if (const int rc = lab.parse(argc, argv); rc >= 0) return rc;
   if (model->parsed()) {
+    // Options before the word `model` belong to the sweep: refuse them rather than drop them.
+    lab.outputs().refuse("an option of the sweep; `model` takes its own --json/--plot after the word model");
+    lab.refuse_run_options("the model subcommand runs nothing");
     model_out.check();
     if (!(m.flops > 0)) throw UsageError("--flops: must be a positive finite number");
     if (!(m.bytes > 0)) throw UsageError("--bytes: must be a positive finite number");

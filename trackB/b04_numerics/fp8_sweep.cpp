@@ -255,15 +255,19 @@ int run(int argc, char** argv) {
                "the library's encode(), on the device, counts the codes that differ, and times both",
                "b04_fp8_sweep"};
   Outputs outputs(app);
-  app.add_option("--device", o.device, "GPU index")->check(decimal_integer())->check(CLI::Range(0, 63));
-  app.add_option("--reps", o.reps, "timed sweeps per conversion for the throughput (median reported)")->check(decimal_integer())->check(CLI::Range(1, 50));
+  auto* device = app.add_option("--device", o.device, "GPU index")->check(decimal_integer())->check(CLI::Range(0, 63));
+  auto* reps = app.add_option("--reps", o.reps, "timed sweeps per conversion for the throughput (median reported)")->check(decimal_integer())->check(CLI::Range(1, 50));
   auto* list = app.add_flag("--list", o.list, "list the checks each vendor runs, then exit (no GPU needed)");
   auto* model = app.add_option("--model", o.model_gpu, "print what the sweep runs on a GPU of the table and what "
                                                        "a correct codec gives (no GPU needed; kind: model)")
                     ->option_text("GPU");
   list->excludes(model);
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
-  if (o.list || model->count() > 0) outputs.refuse("records a run; --list and --model print to stdout only");
+  if (o.list || model->count() > 0) {
+    outputs.refuse("records a run; --list and --model print to stdout only");
+    for (const CLI::Option* run_only : {device, reps})
+      if (run_only->count() > 0) throw UsageError(run_only->get_name() + ": a run option; --list and --model run nothing");
+  }
   outputs.check();
   if (o.list) {
     print_list();

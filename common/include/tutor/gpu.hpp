@@ -60,6 +60,27 @@ struct ClockSample {
   std::vector<std::string> throttle_reasons;   ///< their names ("sw_power_cap", "hw_slowdown", ...)
 };
 
+/// What the compiler gave one kernel (cudaFuncGetAttributes / hipFuncGetAttributes): the
+/// resources that decide how many of its blocks fit on an SM.
+struct KernelInfo {
+  std::string name;                 ///< as the launcher named it ("sgemm_vectorized<true>")
+  int registers = 0;                ///< 32-bit registers per thread
+  std::size_t static_shared_bytes = 0;  ///< shared memory (LDS) declared in the kernel, per block
+  std::size_t local_bytes = 0;      ///< local memory per thread (spills, arrays the compiler could not keep in registers)
+  int max_threads_per_block = 0;    ///< the most threads a block of it may have
+};
+
+/// Between begin_kernel_capture() and end_kernel_capture(), every launch checked with
+/// TUTOR_GPU_CHECK_LAUNCH is noted once with its KernelInfo: the ladder runner records what each
+/// step launched (a step may be several kernels). Not thread-safe; one capture at a time.
+void begin_kernel_capture();
+std::vector<KernelInfo> end_kernel_capture();
+
+namespace detail {
+/// Called by TUTOR_GPU_CHECK_LAUNCH after a launch: notes `kernel` while a capture is on.
+void note_launch(const char* name, const void* kernel);
+}  // namespace detail
+
 /// Reads the clocks of the device open_device selected; never throws (available = false and
 /// `source` says why when the library or the device cannot be read).
 ClockSample read_clocks();

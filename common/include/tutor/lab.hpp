@@ -63,6 +63,15 @@ class GpuLab {
   /// Adds --list: "list the steps ... then exit (no GPU needed)".
   CLI::Option* add_list_option(const std::string& what);
 
+  /// Marks a lab's own option as one that only a run reads: --model and --list refuse it.
+  CLI::Option* run_only(CLI::Option* option) {
+    run_only_.push_back(option);
+    return option;
+  }
+  /// Throws UsageError naming the first run option given: for modes that run nothing (B02's
+  /// `model` subcommand).
+  void refuse_run_options(const std::string& why) const;
+
   bool model_requested() const { return !model_gpu_.empty(); }
   const std::string& model_gpu() const { return model_gpu_; }
   bool list_requested() const { return list_; }

@@ -66,7 +66,7 @@ struct LadderLab {
   std::function<ModelRow(const StepInfo&, const Shape&)> model_row;  ///< --model: bytes and FLOPs of a step
   std::function<double(const Shape&)> device_bytes;  ///< optional: device memory a case needs
 
-  std::function<void(CLI::App&)> add_options;  ///< optional: the lab's own options
+  std::function<void(GpuLab&)> add_options;   ///< optional: the lab's own options (lab.app(), lab.run_only())
   std::function<void()> check_options;         ///< optional: after parsing (throw UsageError)
   std::function<void(LadderRun<Case>&)> before_steps;  ///< optional: after the cases exist (A07: --tune)
   std::function<void(LadderRun<Case>&, nlohmann::json& record)> after_steps;  ///< optional: more record
@@ -192,7 +192,7 @@ int run_ladder_lab(LadderLab<Case>& spec, int argc, char** argv) {
   if (sweepable)
     sweep_opt = lab.app().add_option(spec.sweep->option, points, spec.sweep->help)
                     ->delimiter(',')->check(decimal_integer())->check(CLI::Range(spec.sweep->lo, spec.sweep->hi));
-  if (spec.add_options) spec.add_options(lab.app());
+  if (spec.add_options) spec.add_options(lab);
   if (const int rc = lab.parse(argc, argv); rc >= 0) return rc;
   if (sweepable && points.empty() && (lab.outputs().csv() || lab.outputs().plot()))
     throw UsageError("--csv/--plot: only with " + spec.sweep->option);

@@ -34,10 +34,11 @@ class Outputs {
   Outputs(const Outputs&) = delete;
   Outputs& operator=(const Outputs&) = delete;
 
-  /// After parsing: derives the CSV path beside --json where asked, then throws UsageError
-  /// (exit 2, one line naming the option) when a path cannot be written, two outputs name one
-  /// file or both write to standard output, or an output is one of the `inputs` ({"--config",
-  /// path} pairs) the tool reads.
+  /// After parsing: derives the CSV path beside --json where asked, reads a path that names
+  /// standard output itself (/dev/stdout, /proc/self/fd/1) as "-", then throws UsageError (exit
+  /// 2, one line naming the option) when a path is given empty or cannot be written, two outputs
+  /// name one file or both write to standard output, or an output is one of the `inputs`
+  /// ({"--config", path} pairs) the tool reads.
   void check(const std::vector<std::pair<std::string, std::string>>& inputs = {});
 
   /// Throws UsageError("<option>: <why>") when any output was given: for modes that only
@@ -67,6 +68,7 @@ class Outputs {
              nlohmann::json* note);
   OutputSet set_;
   std::string json_, csv_, plot_;
+  std::vector<CLI::Option*> options_;
   nlohmann::json written_ = nlohmann::json::object();
 };
 

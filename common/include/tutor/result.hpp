@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "tutor/gpu.hpp"
 #include "tutor/stats.hpp"
 #include "tutor/verify.hpp"
 
@@ -35,7 +36,8 @@ struct StepResult {
   std::string expect;   ///< the gain its declaration expects (not a measurement)
   std::string role = "ladder";  ///< "ladder", "reference" or "exercise"
   std::string params;   ///< extra parameters of the step ("tile 128x256x8, ...")
-  int lines_of_code = 0;  ///< non-blank, non-comment lines of its kernel section (0: not counted)
+  int lines_of_code = 0;
+  std::vector<gpu::KernelInfo> kernels;  ///< what the step launched, with each kernel's registers and shared memory  ///< non-blank, non-comment lines of its kernel section (0: not counted)
   std::string skipped;  ///< why the step did not run on this GPU ("needs sm_90a; this GPU is sm_80"); "" if it ran
   bool verified = false;       ///< every check passed
   std::vector<ShapeCheck> checks;

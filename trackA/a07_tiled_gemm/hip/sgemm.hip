@@ -261,9 +261,13 @@ __global__ void __launch_bounds__(r2::kThreads) sgemm_vectorized(GemmArgs p) {
 }
 void launch_vectorized(const GemmArgs& p) {
   const dim3 grid(blocks_for(p.n, r2::BN), blocks_for(p.m, r2::BM));
-  if (vector_ok(p)) sgemm_vectorized<true><<<grid, r2::kThreads>>>(p);
-  else sgemm_vectorized<false><<<grid, r2::kThreads>>>(p);
-  TUTOR_GPU_CHECK_LAUNCH(sgemm_vectorized);
+  if (vector_ok(p)) {
+    sgemm_vectorized<true><<<grid, r2::kThreads>>>(p);
+    TUTOR_GPU_CHECK_LAUNCH((sgemm_vectorized<true>));
+  } else {
+    sgemm_vectorized<false><<<grid, r2::kThreads>>>(p);
+    TUTOR_GPU_CHECK_LAUNCH((sgemm_vectorized<false>));
+  }
 }
 
 // ---- Step 7: conflict_free ---------------------------------------------------------------
@@ -317,9 +321,13 @@ __global__ void __launch_bounds__(r2::kThreads) sgemm_conflict_free(GemmArgs p) 
 }
 void launch_conflict_free(const GemmArgs& p) {
   const dim3 grid(blocks_for(p.n, r2::BN), blocks_for(p.m, r2::BM));
-  if (vector_ok(p)) sgemm_conflict_free<true><<<grid, r2::kThreads>>>(p);
-  else sgemm_conflict_free<false><<<grid, r2::kThreads>>>(p);
-  TUTOR_GPU_CHECK_LAUNCH(sgemm_conflict_free);
+  if (vector_ok(p)) {
+    sgemm_conflict_free<true><<<grid, r2::kThreads>>>(p);
+    TUTOR_GPU_CHECK_LAUNCH((sgemm_conflict_free<true>));
+  } else {
+    sgemm_conflict_free<false><<<grid, r2::kThreads>>>(p);
+    TUTOR_GPU_CHECK_LAUNCH((sgemm_conflict_free<false>));
+  }
 }
 
 // ---- Step 8: warp_tiled ------------------------------------------------------------------
@@ -375,9 +383,13 @@ __global__ void __launch_bounds__(r2::kThreads) sgemm_warp_tiled(GemmArgs p) {
 }
 void launch_warp_tiled(const GemmArgs& p) {
   const dim3 grid(blocks_for(p.n, r2::BN), blocks_for(p.m, r2::BM));
-  if (vector_ok(p)) sgemm_warp_tiled<true><<<grid, r2::kThreads>>>(p);
-  else sgemm_warp_tiled<false><<<grid, r2::kThreads>>>(p);
-  TUTOR_GPU_CHECK_LAUNCH(sgemm_warp_tiled);
+  if (vector_ok(p)) {
+    sgemm_warp_tiled<true><<<grid, r2::kThreads>>>(p);
+    TUTOR_GPU_CHECK_LAUNCH((sgemm_warp_tiled<true>));
+  } else {
+    sgemm_warp_tiled<false><<<grid, r2::kThreads>>>(p);
+    TUTOR_GPU_CHECK_LAUNCH((sgemm_warp_tiled<false>));
+  }
 }
 
 // ---- Step 9: double_buffered -------------------------------------------------------------
@@ -493,9 +505,13 @@ template <int BM, int BN, int BK, int WM, int WN>
 void launch_tiles(const GemmArgs& p) {
   constexpr int kThreads = (BM / WM) * (BN / WN) * kWarp;
   const dim3 grid(blocks_for(p.n, BN), blocks_for(p.m, BM));
-  if (vector_ok(p)) sgemm_double_buffered<BM, BN, BK, WM, WN, true><<<grid, kThreads>>>(p);
-  else sgemm_double_buffered<BM, BN, BK, WM, WN, false><<<grid, kThreads>>>(p);
-  TUTOR_GPU_CHECK_LAUNCH(sgemm_double_buffered);
+  if (vector_ok(p)) {
+    sgemm_double_buffered<BM, BN, BK, WM, WN, true><<<grid, kThreads>>>(p);
+    TUTOR_GPU_CHECK_LAUNCH((sgemm_double_buffered<BM, BN, BK, WM, WN, true>));
+  } else {
+    sgemm_double_buffered<BM, BN, BK, WM, WN, false><<<grid, kThreads>>>(p);
+    TUTOR_GPU_CHECK_LAUNCH((sgemm_double_buffered<BM, BN, BK, WM, WN, false>));
+  }
 }
 
 struct TileEntry {
