@@ -27,7 +27,13 @@ using Shape = GemmCase::Shape;
 
 const auto step = [](auto... a) { return launcher_step<GemmCase, GemmLauncher>(a...); };
 GemmStep vendor_step(VendorMath math) {
-  StepInfo info = declare(0, math == VendorMath::fp32 ? "cublas_fp32" : "cublas_tf32", vendor_blas_name(math),
+  // The declaration names what the row is on every build; the record's notes name the library
+  // this build linked (vendor_blas_name).
+  StepInfo info = declare(0, math == VendorMath::fp32 ? "cublas_fp32" : "cublas_tf32",
+                          math == VendorMath::fp32 ? "the vendor BLAS sgemm, fp32 FMA, no tensor cores "
+                                                     "(cuBLAS CUBLAS_DEFAULT_MATH)"
+                                                   : "the vendor BLAS sgemm on TF32 tensor cores "
+                                                     "(cuBLAS CUBLAS_TF32_TENSOR_OP_MATH)",
                           "the vendor's reference", StepRole::reference);
   if (math == VendorMath::tf32) info.dtype = DType::tf32;
   return {info, [math](GemmCase& c) { vendor_sgemm(c.args(), math); }};
@@ -92,9 +98,8 @@ int main(int argc, char** argv) {
   lab.summary = "A07 Tiled GEMM: the SGEMM ladder from a naive kernel to near cuBLAS, every step verified at "
                 "awkward sizes and timed against cublasSgemm on this GPU";
   lab.steps = ladder();
-  std::string tiles;
+  std::string tiles;  // this build's tiles (they differ by vendor), for --tile-config's help
   for (int i = 0; i < tile_config_count(); ++i) tiles += fmt::format("{}[{}] {}", i ? "; " : "", i, describe(tile_config(i)));
-  lab.steps[8].info.params = "tiles compiled (--tile-config N): " + tiles;
   lab.run_defaults = {.reps = 20, .warmup = 3, .max_reps = 1000, .skip_large_check = true};
   lab.ceiling = CeilingFrom::reference;
   lab.ceiling_step = "cublas_fp32";
@@ -125,8 +130,8 @@ int main(int argc, char** argv) {
                                       "fastest for this device, then run the ladder with it"));
     g.run_only(app.add_option("--tune-cache", tile.cache, "tuning cache file (default: $XDG_CACHE_HOME or ~/.cache, then "
                                                "/gpu-ml-tutor/a07_sgemm-<arch>-<device>.json)")->option_text("PATH"));
-    app.add_option("--tile-config", tile.index, "use this tile configuration for the last step (an index of "
-                                                "--list's table) instead of the cache or default")
+    app.add_option("--tile-config", tile.index, "use this tile configuration for the last step instead of the "
+                                                "cache or default; this build compiles " + tiles)
         ->check(decimal_integer())->check(CLI::Range(0, tile_config_count() - 1))->default_str("cache or default");
     g.run_only(app.add_flag("--no-tf32", no_tf32, "skip the TF32 tensor-core cuBLAS row"));
   };
