@@ -120,6 +120,14 @@ class HelpFormatter : public CLI::Formatter {
     if (!opt->get_option_text().empty()) return " " + opt->get_option_text();
     if (opt->get_type_size() == 0 || opt->get_type_name().empty()) return "";  // a flag
     std::string out = " " + placeholder(opt->get_type_name());
+    // A text option that names a file reads as PATH ("--config PATH"), not TEXT.
+    if (out == " TEXT") {
+      std::string desc = opt->get_description();
+      for (auto& ch : desc) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      for (const char* word : {"file", "path", ".json", "csv", "folder", "sources"})
+        if (desc.find(word) != std::string::npos) out = " PATH";
+      if (desc.find("stem") != std::string::npos) out = " NAME";  // a name that picks a shipped file
+    }
     if (opt->get_expected_max() == CLI::detail::expected_max_vector_size) out += " ...";
     return out;
   }
