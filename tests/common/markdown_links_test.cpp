@@ -6,6 +6,8 @@
 // updating the READMEs that cite it fails here.
 #include <gtest/gtest.h>
 
+#include "repository_files.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -111,32 +113,11 @@ std::string file_part(const std::string& target) {
   return decoded;
 }
 
-// A build folder (anything CMake configured) or a hidden one (.git) holds no sources.
-bool skipped_directory(const fs::path& dir) {
-  const std::string name = dir.filename().string();
-  return name.empty() || name.front() == '.' || name.rfind("build", 0) == 0 ||
-         fs::exists(dir / "CMakeCache.txt");
-}
-
 std::vector<fs::path> markdown_files() {
-  std::vector<fs::path> files;
-  fs::recursive_directory_iterator it(kSourceDir), end;
-  for (; it != end; ++it) {
-    if (it->is_directory() && skipped_directory(it->path())) {
-      it.disable_recursion_pending();
-    } else if (it->is_regular_file() && it->path().extension() == ".md") {
-      files.push_back(it->path());
-    }
-  }
-  return files;
+  return tutor::testing::repository_files(kSourceDir, [](const fs::path& p) { return p.extension() == ".md"; });
 }
 
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using tutor::testing::read_text;
 
 bool inside(const fs::path& path, const fs::path& root) {
   const fs::path relative = path.lexically_relative(root);

@@ -21,6 +21,8 @@
 // command of the same block may read them.
 #include <gtest/gtest.h>
 
+#include "repository_files.hpp"
+
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -191,32 +193,17 @@ std::string indented(const std::vector<std::string>& lines) {
   return out.empty() ? "\n    (nothing)" : out;
 }
 
-// A build folder (anything CMake configured) or a hidden one (.git) holds no sources.
-bool skipped_directory(const fs::path& dir) {
-  const std::string name = dir.filename().string();
-  return name.empty() || name.front() == '.' || name.rfind("build", 0) == 0 ||
-         fs::exists(dir / "CMakeCache.txt");
-}
+using tutor::testing::read_text;
+using tutor::testing::skipped_directory;
 
 std::vector<std::string> readme_files() {
   std::vector<std::string> files;
-  fs::recursive_directory_iterator it(kSourceDir), end;
-  for (; it != end; ++it) {
-    if (it->is_directory() && skipped_directory(it->path())) {
-      it.disable_recursion_pending();
-    } else if (it->is_regular_file() && it->path().filename() == "README.md") {
-      files.push_back(it->path().lexically_relative(kSourceDir).generic_string());
-    }
-  }
+  for (const fs::path& p : tutor::testing::repository_files(kSourceDir, [](const fs::path& f) {
+         return f.filename() == "README.md";
+       }))
+    files.push_back(p.lexically_relative(kSourceDir).generic_string());
   std::sort(files.begin(), files.end());
   return files;
-}
-
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // A fresh folder that looks like the repository root, with build-host/ being this build.
