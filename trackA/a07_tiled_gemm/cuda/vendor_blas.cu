@@ -1,6 +1,8 @@
 // The vendor reference on NVIDIA: cuBLAS. HIP twin: ../hip/vendor_blas.hip.
 #include <cublas_v2.h>
 
+#include "tutor_cublas.hpp"
+
 #include <string>
 
 #include "tutor_gpu_check.hpp"
@@ -8,23 +10,8 @@
 
 namespace tutor::a07 {
 
-namespace {
-void check(cublasStatus_t status, const char* call) {
-  if (status != CUBLAS_STATUS_SUCCESS)
-    throw gpu::Error(std::string(call) + " failed: " + cublasGetStatusName(status) + " (" +
-                     cublasGetStatusString(status) + ")");
-}
-
-// One handle for the process, created on first use (creation allocates and takes ~ms).
-cublasHandle_t handle() {
-  static cublasHandle_t h = [] {
-    cublasHandle_t created = nullptr;
-    check(cublasCreate(&created), "cublasCreate");
-    return created;
-  }();
-  return h;
-}
-}  // namespace
+using gpu::check_cublas;
+using gpu::cublas_handle;
 
 bool vendor_blas_available() { return true; }
 
@@ -34,11 +21,11 @@ const char* vendor_blas_name(VendorMath math) {
 }
 
 void vendor_sgemm(const GemmArgs& p, VendorMath math) {
-  cublasHandle_t h = handle();
-  check(cublasSetMathMode(h, math == VendorMath::fp32 ? CUBLAS_DEFAULT_MATH : CUBLAS_TF32_TENSOR_OP_MATH),
+  cublasHandle_t h = cublas_handle();
+  check_cublas(cublasSetMathMode(h, math == VendorMath::fp32 ? CUBLAS_DEFAULT_MATH : CUBLAS_TF32_TENSOR_OP_MATH),
         "cublasSetMathMode");
   // Row-major C (m x n) = A B is column-major C^T (n x m) = B^T A^T: swap the operands.
-  check(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.m, p.k, &p.alpha, p.b, p.n, p.a, p.k, &p.beta,
+  check_cublas(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.m, p.k, &p.alpha, p.b, p.n, p.a, p.k, &p.beta,
                     p.c, p.n),
         "cublasSgemm");
   TUTOR_GPU_CHECK(cudaPeekAtLastError());

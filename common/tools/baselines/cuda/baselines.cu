@@ -2,6 +2,8 @@
 // stream. The host driver (../tutor_baselines.cpp) times and checks everything.
 // HIP twin: ../hip/baselines.hip (same functions, same order).
 #include <cublas_v2.h>
+
+#include "tutor_cublas.hpp"
 #include <cuda_bf16.h>
 
 #include <climits>
@@ -141,23 +143,8 @@ void destroy_graph(void* graph) {
 
 // ---- the vendor BLAS: cuBLAS -------------------------------------------------------------
 
-namespace {
-void check(cublasStatus_t status, const char* call) {
-  if (status != CUBLAS_STATUS_SUCCESS)
-    throw gpu::Error(std::string(call) + " failed: " + cublasGetStatusName(status) + " (" +
-                     cublasGetStatusString(status) + ")");
-}
-
-// One handle for the process, created on first use (creation allocates and takes ~ms).
-cublasHandle_t handle() {
-  static cublasHandle_t h = [] {
-    cublasHandle_t created = nullptr;
-    check(cublasCreate(&created), "cublasCreate");
-    return created;
-  }();
-  return h;
-}
-}  // namespace
+using gpu::check_cublas;
+using gpu::cublas_handle;
 
 bool blas_available() { return true; }
 
@@ -171,18 +158,18 @@ const char* blas_name(GemmMath math) {
 }
 
 void gemm(GemmMath math, int m, int n, int k, const void* a, const void* b, void* c) {
-  cublasHandle_t h = handle();
+  cublasHandle_t h = cublas_handle();
   const float alpha = 1.0f, beta = 0.0f;
   // Row-major C (m x n) = A B is column-major C^T (n x m) = B^T A^T: swap the operands.
   if (math == GemmMath::bf16) {
-    check(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
-    check(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b, CUDA_R_16BF, n, a, CUDA_R_16BF, k, &beta, c,
+    check_cublas(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+    check_cublas(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b, CUDA_R_16BF, n, a, CUDA_R_16BF, k, &beta, c,
                        CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
           "cublasGemmEx");
   } else {
-    check(cublasSetMathMode(h, math == GemmMath::fp32 ? CUBLAS_DEFAULT_MATH : CUBLAS_TF32_TENSOR_OP_MATH),
+    check_cublas(cublasSetMathMode(h, math == GemmMath::fp32 ? CUBLAS_DEFAULT_MATH : CUBLAS_TF32_TENSOR_OP_MATH),
           "cublasSetMathMode");
-    check(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, static_cast<const float*>(b), n,
+    check_cublas(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, static_cast<const float*>(b), n,
                       static_cast<const float*>(a), k, &beta, static_cast<float*>(c), n),
           "cublasSgemm");
   }
