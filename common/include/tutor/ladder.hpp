@@ -99,11 +99,14 @@ ShapeCheck verify_output(const Step<Case>& step, Case& c) {
   else return {c.label(), c.check()};
 }
 
-/// Runs one launch of `launch` on a poisoned output and compares it with the reference.
+/// Runs one launch of `launch` on a poisoned output and compares it with the reference. With
+/// `kernels`, the kernels the launch ran are noted there (registers, shared memory).
 template <class Case>
-ShapeCheck verify_once(const Step<Case>& step, Case& c) {
+ShapeCheck verify_once(const Step<Case>& step, Case& c, std::vector<gpu::KernelInfo>* kernels = nullptr) {
   c.poison();
+  if (kernels) gpu::begin_kernel_capture();
   step.launch(c);
+  if (kernels) *kernels = gpu::end_kernel_capture();
   gpu::synchronize();
   gpu::check_last_error(step.info.name.c_str());
   return verify_output(step, c);
@@ -119,9 +122,7 @@ StepResult run_step(const Step<Case>& step, std::span<Case* const> checks, Case&
   r.bytes = timed.bytes();
   r.flops = timed.flops();
   for (Case* c : checks) r.checks.push_back(verify_once(step, *c));
-  gpu::begin_kernel_capture();  // what the step launches on the timed shape, for the record
-  r.checks.push_back(verify_once(step, timed));
-  r.kernels = gpu::end_kernel_capture();
+  r.checks.push_back(verify_once(step, timed, &r.kernels));  // and what it launches, for the record
   r.verified = true;
   for (const auto& chk : r.checks) r.verified = r.verified && chk.cmp.passed;
   if (r.verified) {
