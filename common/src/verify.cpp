@@ -61,6 +61,63 @@ Comparison compare(std::span<const float> got, std::span<const float> ref, doubl
   return compare_impl(got, ref, tol);
 }
 
+namespace {
+template <class T>
+Comparison compare_exact_impl(std::span<const T> got, std::span<const T> ref) {
+  Comparison c;
+  c.count = got.size();
+  if (got.size() != ref.size()) {
+    c.reason = "size mismatch: got " + std::to_string(got.size()) + " elements, reference " +
+               std::to_string(ref.size());
+    return c;
+  }
+  double err2 = 0, ref2 = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double d = double(got[i]) - double(ref[i]);
+    err2 += d * d;
+    ref2 += double(ref[i]) * double(ref[i]);
+    c.max_abs_err = std::max(c.max_abs_err, std::abs(d));
+    if (got[i] != ref[i]) {
+      if (!c.first_mismatch) c.first_mismatch = i;
+      ++c.mismatches;
+    }
+  }
+  c.rel_l2 = ref2 > 0 ? std::sqrt(err2 / ref2) : (err2 > 0 ? 1.0 : 0.0);
+  c.passed = c.mismatches == 0;
+  if (!c.passed)
+    c.reason = std::to_string(c.mismatches) + " of " + std::to_string(c.count) + " elements differ, first at " +
+               std::to_string(*c.first_mismatch) + " (got " + std::to_string(got[*c.first_mismatch]) + ", expected " +
+               std::to_string(ref[*c.first_mismatch]) + ")";
+  return c;
+}
+}  // namespace
+
+Comparison compare_exact(std::span<const std::int32_t> got, std::span<const std::int32_t> ref) {
+  return compare_exact_impl(got, ref);
+}
+Comparison compare_exact(std::span<const std::uint32_t> got, std::span<const std::uint32_t> ref) {
+  return compare_exact_impl(got, ref);
+}
+
+Comparison worst_of(std::initializer_list<Comparison> parts) {
+  Comparison out;
+  out.passed = true;
+  for (const Comparison& c : parts) {
+    if (out.passed && !c.passed) {  // the first failure says why, and where
+      out.passed = false;
+      out.reason = c.reason;
+      out.first_mismatch = c.first_mismatch;
+    }
+    out.rel_l2 = std::max(out.rel_l2, c.rel_l2);
+    out.max_abs_err = std::max(out.max_abs_err, c.max_abs_err);
+    out.tolerance = std::max(out.tolerance, c.tolerance);
+    out.count += c.count;
+    out.nonfinite += c.nonfinite;
+    out.mismatches += c.mismatches;
+  }
+  return out;
+}
+
 double default_tolerance(DType dtype, std::size_t k) {
   if (k <= 1) return 0.0;  // data movement is exact
   double u = 0;

@@ -289,3 +289,25 @@ TEST(FreshSeed, DiffersBetweenTwoCalls) {
 }
 
 }  // namespace
+
+TEST(CompareExact, EqualIntegersPassAndOneDifferenceFailsNamingIt) {
+  const std::vector<std::int32_t> ref = {0, 5, 7, 256};
+  std::vector<std::int32_t> got = ref;
+  EXPECT_TRUE(tutor::compare_exact(got, ref).passed);
+  got[2] = 8;
+  const tutor::Comparison c = tutor::compare_exact(got, ref);
+  EXPECT_FALSE(c.passed);
+  EXPECT_EQ(c.mismatches, 1u);
+  EXPECT_EQ(*c.first_mismatch, 2u);
+  EXPECT_NE(c.reason.find("got 8, expected 7"), std::string::npos) << c.reason;
+}
+
+TEST(WorstOf, FailsWhenOnePartFailsAndKeepsTheFirstReason) {
+  const std::vector<std::uint32_t> a = {1, 2}, b = {1, 3};
+  const tutor::Comparison ok = tutor::compare_exact(a, a), bad = tutor::compare_exact(b, a);
+  const tutor::Comparison both = tutor::worst_of({ok, bad});
+  EXPECT_FALSE(both.passed);
+  EXPECT_EQ(both.reason, bad.reason);
+  EXPECT_EQ(both.count, 4u);
+  EXPECT_TRUE(tutor::worst_of({ok, ok}).passed);
+}

@@ -7,6 +7,7 @@
 // every comparison with NaN is false).
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string>
@@ -31,6 +32,15 @@ struct Comparison {
 /// `rel_l2_tol * (|ref_i| + 1)` only to report the first mismatching index.
 Comparison compare(std::span<const float> got, std::span<const double> ref, double rel_l2_tol);
 Comparison compare(std::span<const float> got, std::span<const float> ref, double rel_l2_tol);
+
+/// Compares integer results exactly (histograms, counts, indices): every element must equal its
+/// reference; the reason names how many differ and the first. rel_l2 is still reported.
+Comparison compare_exact(std::span<const std::int32_t> got, std::span<const std::int32_t> ref);
+Comparison compare_exact(std::span<const std::uint32_t> got, std::span<const std::uint32_t> ref);
+
+/// One verdict for a case with several outputs (a value and its index, a sum and a scan): passes
+/// when every part passes; reports the worst errors and the first failure's reason.
+Comparison worst_of(std::initializer_list<Comparison> parts);
 
 /// Data types a lab verifies, for choosing a tolerance.
 enum class DType { f64, f32, tf32, f16, bf16, fp8_e4m3, fp8_e5m2 };
