@@ -19,7 +19,7 @@ DeviceInfo open_device(int ordinal) {
   if (status != cudaSuccess || count == 0)
     throw NoDevice(std::string("no NVIDIA GPU or driver found (cudaGetDeviceCount: ") +
                    (status == cudaSuccess ? "0 devices" : cudaGetErrorName(status)) +
-                   "); without one, --help and the no-GPU views (--model GPU, --list) still work");
+                   ")");
   if (ordinal < 0 || ordinal >= count)
     throw NoDevice("device " + std::to_string(ordinal) + " was asked for; CUDA sees " +
                    std::to_string(count) + " (0.." + std::to_string(count - 1) + ")");

@@ -16,7 +16,7 @@ DeviceInfo open_device(int ordinal) {
   if (status != hipSuccess || count == 0)
     throw NoDevice(std::string("no AMD GPU or driver found (hipGetDeviceCount: ") +
                    (status == hipSuccess ? "0 devices" : hipGetErrorName(status)) +
-                   "); without one, --help and the no-GPU views (--model GPU, --list) still work");
+                   ")");
   if (ordinal < 0 || ordinal >= count)
     throw NoDevice("device " + std::to_string(ordinal) + " was asked for; HIP sees " +
                    std::to_string(count) + " (0.." + std::to_string(count - 1) + ")");

@@ -7,8 +7,8 @@
 namespace tutor::gpu {
 namespace {
 [[noreturn]] void no_runtime() {
-  throw NoDevice("this binary was built with the host preset, which runs no GPU code; --help and the "
-                 "no-GPU views (--model GPU, --list) work; to measure, build with the cuda or hip preset (docs/SETUP.md)");
+  throw NoDevice("no GPU runtime in this binary: it was built with the host preset, which runs no GPU code; "
+                 "to measure, build with the cuda or hip preset (docs/SETUP.md)");
 }
 }  // namespace
 

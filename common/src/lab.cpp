@@ -16,7 +16,8 @@ void GpuLab::add_run_options(RunDefaults d) {
   run_.reps = d.reps;
   run_.warmup = d.warmup;
   const auto range = [](int lo, int hi) { return CLI::Range(lo, hi); };
-  run_only_.push_back(app_.add_option("--reps", run_.reps, "timed launches per step (median, min and max are reported)")
+  run_only_.push_back(app_.add_option("--reps", run_.reps, "timed launches per " + d.reps_per +
+                                                               " (median, min and max are reported)")
                           ->check(decimal_integer())->check(range(1, d.max_reps)));
   run_only_.push_back(app_.add_option("--warmup", run_.warmup, "untimed launches before timing")
                           ->check(decimal_integer())->check(range(0, 1000)));
@@ -63,13 +64,26 @@ int GpuLab::parse(int argc, char** argv, const std::vector<std::pair<std::string
   return -1;
 }
 
+void GpuLab::no_device(const gpu::NoDevice& e) const {
+  std::string views = no_gpu_views_;  // what this lab answers without a GPU
+  if (views.empty() && model_) views = "--model GPU";
+  if (no_gpu_views_.empty() && list_opt_) views += views.empty() ? "--list" : " and --list";
+  if (views.empty()) views = "--help";
+  const bool several = views.find(" and ") != std::string::npos;
+  throw gpu::NoDevice(std::string(e.what()) + "; without a GPU, " + views + (several ? " still work" : " still works"));
+}
+
 void GpuLab::refuse_run_options(const std::string& why) const {
   for (const CLI::Option* opt : run_only_)
     if (opt->count() > 0) throw UsageError(opt->get_name() + ": a run option; " + why);
 }
 
 const DeviceRecord& GpuLab::open(std::size_t copy_bytes) {
-  device_.info = gpu::open_device(run_.device);
+  try {
+    device_.info = gpu::open_device(run_.device);
+  } catch (const gpu::NoDevice& e) {
+    no_device(e);
+  }
   clocks_start_ = gpu::read_clocks();
   if (run_.seed == 0) run_.seed = fresh_seed();
   // At least 8x the L2 and 1 GiB, so the copy measures HBM, not the cache.

@@ -181,7 +181,7 @@ int run(int argc, char** argv) {
              "A01 Foundations: a vector add, the whole program around it, and kernel time from 2^10 to 2^28 elements",
              {.csv = true, .plot = true, .csv_beside_json = true, .csv_help = "write the sweep as CSV to PATH",
               .plot_help = "draw kernel time and GB/s against size as an SVG at PATH"});
-  lab.add_run_options({.reps = 30, .warmup = 5});
+  lab.add_run_options({.reps = 30, .reps_per = "size", .warmup = 5});
   lab.add_model_option("print the kernel's floor at each size and the latency/bandwidth crossover");
   CLI::App& app = lab.app();
   lab.run_only(app.add_option("--log2-elements", o.log2_elements, "elements of the whole-program run, as a power of two")
@@ -204,7 +204,12 @@ int run(int argc, char** argv) {
   // Part 1 first: only the first use of the GPU in a process pays for starting the runtime.
   const std::size_t n_program = std::size_t(1) << o.log2_elements;
   const std::uint64_t given_seed = lab.run().seed;
-  const ProgramRun prog = run_program(n_program, lab.run().device, given_seed ? given_seed : fresh_seed());
+  ProgramRun prog;
+  try {
+    prog = run_program(n_program, lab.run().device, given_seed ? given_seed : fresh_seed());
+  } catch (const gpu::NoDevice& e) {
+    lab.no_device(e);
+  }
   double total_ms = 0;
   for (const auto& p : prog.phases) total_ms += p.ms;
   const double since_main_ms = ms_since(program_start);

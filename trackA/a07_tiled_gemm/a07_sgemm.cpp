@@ -128,8 +128,8 @@ int main(int argc, char** argv) {
         ->check(finite_number())->check(scalar_range);
     g.run_only(app.add_flag("--tune", tile.tune, "time every tile configuration of the last step on this GPU, cache the "
                                       "fastest for this device, then run the ladder with it"));
-    g.run_only(app.add_option("--tune-cache", tile.cache, "tuning cache file (default: $XDG_CACHE_HOME or ~/.cache, then "
-                                               "/gpu-ml-tutor/a07_sgemm-<arch>-<device>.json)")->option_text("PATH"));
+    g.run_only(app.add_option("--tune-cache", tile.cache, "tuning cache file (default: gpu-ml-tutor/a07_sgemm-<arch>-<device>.json "
+                                               "under $XDG_CACHE_HOME, else under ~/.cache)")->option_text("PATH"));
     app.add_option("--tile-config", tile.index, "use this tile configuration for the last step instead of the "
                                                 "cache or default; this build compiles " + tiles)
         ->check(decimal_integer())->check(CLI::Range(0, tile_config_count() - 1))->default_str("cache or default");

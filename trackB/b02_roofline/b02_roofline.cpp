@@ -356,7 +356,8 @@ int run(int argc, char** argv) {
   CLI::App& app = lab.app();
   app.require_subcommand(0, 1);
   SweepOptions s;
-  lab.add_run_options({.reps = 20, .warmup = 3});
+  lab.add_run_options({.reps = 20, .reps_per = "point", .warmup = 3});
+  lab.set_no_gpu_views("the model subcommand (b02_roofline model --gpu h200 --flops F --bytes B)");
   lab.run_only(app.add_option("--dtype", s.dtypes, "data types to sweep (repeatable)"))
       ->transform(CLI::IsMember({"fp32", "bf16"}, CLI::ignore_case));
   app.add_option("--min-intensity", s.min_intensity, "lowest intensity, FLOP/byte (a power of two)")

@@ -31,6 +31,7 @@ namespace tutor {
 /// Defaults of the options every GPU lab shares.
 struct RunDefaults {
   int reps = 50;            ///< timed launches per step
+  std::string reps_per = "step";  ///< what --reps counts launches of: "step", "size", "point"
   int warmup = 5;           ///< untimed launches first
   int max_reps = 10000;
   bool skip_large_check = false;  ///< offer --skip-large-check (labs with a large verification case)
@@ -81,6 +82,13 @@ class GpuLab {
   /// --list and --model, which print only, and run options for --model.
   int parse(int argc, char** argv, const std::vector<std::pair<std::string, std::string>>& inputs = {});
 
+  /// What works without a GPU, for the no-GPU message ("--model GPU, --list"; B02: "the model
+  /// subcommand"); by default the --model and --list this lab added.
+  void set_no_gpu_views(std::string views) { no_gpu_views_ = std::move(views); }
+  /// Rethrows a "no usable GPU" with what this lab still does without one (open() does this; a
+  /// lab that opens the device itself, like A01's whole-program run, calls it).
+  [[noreturn]] void no_device(const gpu::NoDevice& e) const;
+
   /// Opens the device, samples its clocks, measures the copy bandwidth over `copy_bytes` (0:
   /// 8x the L2, at least 1 GiB) and the FMA rate: the ceilings the lab reports fractions of.
   /// Throws gpu::NoDevice (exit 3) when there is no usable GPU. Draws a fresh seed if none given.
@@ -113,6 +121,7 @@ class GpuLab {
   CLI::Option* list_opt_ = nullptr;
   bool list_ = false;
   bool no_flush_l2_ = false;
+  std::string no_gpu_views_;
   bool progress_ = false;
   DeviceRecord device_;
   gpu::ClockSample clocks_start_;
