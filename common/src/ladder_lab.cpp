@@ -72,30 +72,33 @@ void print_declaration(const std::vector<StepInfo>& steps) {
   }
 }
 
-std::string sweep_csv(const std::string& x_label, const std::vector<std::pair<int, std::vector<StepResult>>>& points) {
-  std::string csv = x_label + ",step,role,median_ms,min_ms,max_ms,GBps,TFLOPs,fraction_of_ceiling,verified,rel_err\n";
-  for (const auto& [x, rows] : points)
-    for (const auto& r : rows)
-      csv += fmt::format("{},{},{},{:.6f},{:.6f},{:.6f},{:.3f},{:.4f},{:.4f},{},{:.3e}\n", x, r.name, r.role,
-                         r.time_ms.median, r.time_ms.min, r.time_ms.max, r.GBps, r.TFLOPs, r.fraction_of_ceiling,
-                         r.verified ? 1 : 0, r.rel_err);
+std::string sweep_csv(const std::string& x_label, const std::string& series_label, const std::vector<SweepPoint>& points) {
+  std::string csv = x_label + (series_label.empty() ? "" : "," + series_label) +
+                    ",step,role,median_ms,min_ms,max_ms,GBps,TFLOPs,fraction_of_ceiling,verified,rel_err\n";
+  for (const auto& p : points)
+    for (const auto& r : p.rows)
+      csv += fmt::format("{}{},{},{},{:.6f},{:.6f},{:.6f},{:.3f},{:.4f},{:.4f},{},{:.3e}\n", p.x,
+                         p.series ? fmt::format(",{}", *p.series) : "", r.name, r.role, r.time_ms.median,
+                         r.time_ms.min, r.time_ms.max, r.GBps, r.TFLOPs, r.fraction_of_ceiling, r.verified ? 1 : 0,
+                         r.rel_err);
   return csv;
 }
 
-std::string sweep_svg(const std::string& title, const std::string& x_label, CeilingUnit unit,
-                      const std::vector<std::pair<int, std::vector<StepResult>>>& points) {
+std::string sweep_svg(const std::string& title, const std::string& x_label, const std::string& series_label,
+                      CeilingUnit unit, const std::vector<SweepPoint>& points) {
   static const char* colors[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
                                  "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#000000"};
   std::vector<PlotSeries> series;
-  for (const auto& [x, rows] : points)
-    for (const auto& r : rows) {
-      auto it = std::find_if(series.begin(), series.end(), [&](const auto& s) { return s.label == r.name; });
+  for (const auto& p : points)
+    for (const auto& r : p.rows) {
+      const std::string label = p.series ? fmt::format("{}, {} {}", r.name, series_label, *p.series) : r.name;
+      auto it = std::find_if(series.begin(), series.end(), [&](const auto& s) { return s.label == label; });
       if (it == series.end()) {
-        series.push_back({r.name, {}, r.role == "reference" ? PlotSeries::Style::dashed : PlotSeries::Style::line,
+        series.push_back({label, {}, r.role == "reference" ? PlotSeries::Style::dashed : PlotSeries::Style::line,
                           colors[series.size() % 11]});
         it = series.end() - 1;
       }
-      if (r.timed) it->xy.push_back({double(x), unit == CeilingUnit::GBps ? r.GBps : r.TFLOPs});
+      if (r.timed) it->xy.push_back({double(p.x), unit == CeilingUnit::GBps ? r.GBps : r.TFLOPs});
     }
   return render_svg({title, x_label, unit == CeilingUnit::GBps ? "GB/s" : "TFLOP/s", true, false, 2, series, {}});
 }

@@ -322,3 +322,40 @@ TEST(LadderTable, PrintsEveryStepAndNoForTheFailedOne) {
 }
 
 }  // namespace
+
+// ------------------------------------------------------------------ sweeps (1-D and 2-D)
+
+namespace {
+tutor::StepResult timed_row(const std::string& name, double ms, double flops) {
+  tutor::StepResult r;
+  r.name = name;
+  r.timed = r.verified = true;
+  r.time_ms.median = r.time_ms.min = r.time_ms.max = ms;
+  r.flops = flops;
+  r.TFLOPs = flops / (ms * 1e-3) / 1e12;
+  return r;
+}
+}  // namespace
+
+TEST(Sweep, OneDimensionalCsvHasOneRowPerPointAndStep) {
+  const std::vector<tutor::detail::SweepPoint> points = {{256, std::nullopt, {timed_row("a", 1, 2e9)}},
+                                                         {512, std::nullopt, {timed_row("a", 2, 16e9)}}};
+  const std::string csv = tutor::detail::sweep_csv("size", "", points);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "size,step,role,median_ms,min_ms,max_ms,GBps,TFLOPs,fraction_of_ceiling,verified,rel_err");
+  EXPECT_TRUE(mentions(csv, "\n256,a,ladder,1.000000,")) << csv;
+  EXPECT_TRUE(mentions(csv, "\n512,a,ladder,2.000000,")) << csv;
+}
+
+TEST(Sweep, TwoDimensionalCsvAndPlotNameTheSeriesValue) {
+  // 2 x values x 2 series values x 1 step: four rows, and one plot line per (step, series value).
+  std::vector<tutor::detail::SweepPoint> points;
+  for (int y : {1, 8})
+    for (int x : {1024, 2048}) points.push_back({x, y, {timed_row("gemv", 1.0 / y, 1e9 * x)}});
+  const std::string csv = tutor::detail::sweep_csv("size", "batch", points);
+  EXPECT_EQ(csv.substr(0, csv.find(',', 5)), "size,batch");
+  EXPECT_TRUE(mentions(csv, "\n2048,8,gemv,ladder,")) << csv;
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5);
+  const std::string svg = tutor::detail::sweep_svg("t", "size", "batch", tutor::CeilingUnit::TFLOPs, points);
+  EXPECT_TRUE(mentions(svg, "gemv, batch 1")) << svg;
+  EXPECT_TRUE(mentions(svg, "gemv, batch 8")) << svg;
+}

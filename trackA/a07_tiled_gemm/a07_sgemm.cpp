@@ -143,7 +143,7 @@ int main(int argc, char** argv) {
   };
   lab.sweep = LadderLab<GemmCase>::Sweep{"--sizes", "sweep mode: comma-separated square sizes (m = n = k), each "
                                                     "1..16384; with --csv and --plot", "size", 1, 16384,
-                                         [&](int s) { return Shape{s, s, s, size.alpha, size.beta}; }};
+                                         [&](int s, int) { return Shape{s, s, s, size.alpha, size.beta}; }, {}};
   lab.describe = [](const Shape& s) {
     return fmt::format("sgemm fp32 {}x{}x{} (C = {}*A*B + {}*C), {:.1f} GFLOP per launch", s.m, s.n, s.k, s.alpha,
                        s.beta, GemmCase::flops(s) / 1e9);

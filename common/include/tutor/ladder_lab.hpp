@@ -72,10 +72,18 @@ struct LadderLab {
   std::function<void(LadderRun<Case>&, nlohmann::json& record)> after_steps;  ///< optional: more record
 
   /// An optional sweep: an option taking comma-separated integers; each becomes a timed Shape.
+  /// With `series`, a second option does the same and the sweep covers every pair (a 2-D sweep:
+  /// one line per step and series value in the plot, both values in each CSV row); `shape` then
+  /// receives the series value as its second argument (0 without one).
+  struct Axis {
+    std::string option, help, label;
+    int lo = 1, hi = 1;
+  };
   struct Sweep {
     std::string option, help, x_label;
     int lo = 1, hi = 1;
-    std::function<Shape(int)> shape;
+    std::function<Shape(int x, int series)> shape;
+    std::optional<Axis> series;
   };
   std::optional<Sweep> sweep;
 };
@@ -102,12 +110,19 @@ void print_steps(std::FILE* out, const std::vector<StepResult>& rows, const Ceil
 /// The declaration table --list prints (markdown, so a README can show it verbatim).
 void print_declaration(const std::vector<StepInfo>& steps);
 
-/// The CSV of a sweep, one row per point and step.
-std::string sweep_csv(const std::string& x_label, const std::vector<std::pair<int, std::vector<StepResult>>>& points);
+/// One point of a sweep: its x, its series value (2-D sweeps) and the rows measured there.
+struct SweepPoint {
+  int x = 0;
+  std::optional<int> series;
+  std::vector<StepResult> rows;
+};
 
-/// The plot of a sweep: rate against the point, one line per step, reference rows dashed.
-std::string sweep_svg(const std::string& title, const std::string& x_label, CeilingUnit unit,
-                      const std::vector<std::pair<int, std::vector<StepResult>>>& points);
+/// The CSV of a sweep, one row per point and step (a series column in 2-D sweeps).
+std::string sweep_csv(const std::string& x_label, const std::string& series_label, const std::vector<SweepPoint>& points);
+
+/// The plot of a sweep: rate against x, one line per step (and series value), reference rows dashed.
+std::string sweep_svg(const std::string& title, const std::string& x_label, const std::string& series_label,
+                      CeilingUnit unit, const std::vector<SweepPoint>& points);
 
 /// Rates, fractions and speedups: ladder rows as a ladder; reference rows get rates and
 /// fractions only. The ceiling is filled in from the reference step when asked for.
@@ -187,11 +202,15 @@ int run_ladder_lab(LadderLab<Case>& spec, int argc, char** argv) {
       ->option_text("NAME");
   lab.add_list_option("list the steps: what each changes and what it should buy");
   lab.add_model_option("print each step's floor (bytes over HBM bandwidth, FLOPs over peak)");
-  std::vector<int> points;
+  std::vector<int> points, series;
   CLI::Option* sweep_opt = nullptr;
-  if (sweepable)
+  if (sweepable) {
     sweep_opt = lab.app().add_option(spec.sweep->option, points, spec.sweep->help)
                     ->delimiter(',')->check(decimal_integer())->check(CLI::Range(spec.sweep->lo, spec.sweep->hi));
+    if (const auto& axis = spec.sweep->series)
+      lab.app().add_option(axis->option, series, axis->help)->delimiter(',')->check(decimal_integer())
+          ->check(CLI::Range(axis->lo, axis->hi))->needs(sweep_opt);
+  }
   if (spec.add_options) spec.add_options(lab);
   if (const int rc = lab.parse(argc, argv); rc >= 0) return rc;
   if (sweepable && points.empty() && (lab.outputs().csv() || lab.outputs().plot()))
@@ -222,7 +241,9 @@ int run_ladder_lab(LadderLab<Case>& spec, int argc, char** argv) {
     double need = spec.device_bytes(timed_shape);
     for (const Shape& s : spec.verify_shapes)
       if (!(s == timed_shape)) need += spec.device_bytes(s);
-    for (int p : points) need = std::max(need, spec.device_bytes(spec.sweep->shape(p)));
+    for (int p : points)
+      for (int y : series.empty() ? std::vector<int>{0} : series)
+        need = std::max(need, spec.device_bytes(spec.sweep->shape(p, y)));
     if (need > 0.9 * double(device.info.global_mem_bytes))
       throw UsageError(fmt::format("the problem needs {:.1f} GiB of device memory; this GPU has {:.1f} GiB: "
                                    "choose smaller sizes", need / 1073741824.0,
@@ -236,28 +257,36 @@ int run_ladder_lab(LadderLab<Case>& spec, int argc, char** argv) {
   std::FILE* human = lab.human();
   std::vector<std::string> failed;
 
-  if (!points.empty()) {  // ---- a sweep: the selected steps at each point
-    std::vector<std::pair<int, std::vector<StepResult>>> results;
+  if (!points.empty()) {  // ---- a sweep: the selected steps at each point (and series value)
+    const std::string x_label = spec.sweep->x_label;
+    const std::string y_label = spec.sweep->series && !series.empty() ? spec.sweep->series->label : "";
+    std::vector<detail::SweepPoint> results;
     nlohmann::json sweep = nlohmann::json::array();
     print_device_header(human, device);
-    for (int p : points) {
-      Case timed(spec.sweep->shape(p), ++case_seed);
-      LadderRun<Case> run{lab, steps, {}, &timed, timing};
-      if (spec.before_steps) spec.before_steps(run);
-      std::vector<StepResult> rows = run_steps(lab, steps, std::span<Case* const>(), timed, timing);
-      Ceiling c = ceiling;
-      detail::finish_rows(rows, c, spec.ceiling, spec.ceiling_step);
-      fmt::print(human, "\n{} = {}: {}\n", spec.sweep->x_label, p, spec.describe(timed.shape()));
-      detail::print_steps(human, rows, c);
-      for (auto& f : detail::failed_rows(rows)) failed.push_back(fmt::format("{} at {}", f, p));
-      sweep.push_back({{spec.sweep->x_label, p}, {"ceiling", {{"name", c.name}, {"value", c.value}}},
-                       {"problem", spec.problem(timed.shape())}, {"variants", detail::rows_json(rows)}});
-      results.emplace_back(p, std::move(rows));
-    }
-    lab.outputs().write_csv(detail::sweep_csv(spec.sweep->x_label, results));
-    lab.outputs().write_plot(detail::sweep_svg(spec.name + " on " + device.info.name, spec.sweep->x_label,
-                                               spec.unit, results));
+    for (int y : series.empty() ? std::vector<int>{0} : series)
+      for (int p : points) {
+        Case timed(spec.sweep->shape(p, y), ++case_seed);
+        LadderRun<Case> run{lab, steps, {}, &timed, timing};
+        if (spec.before_steps) spec.before_steps(run);
+        std::vector<StepResult> rows = run_steps(lab, steps, std::span<Case* const>(), timed, timing);
+        Ceiling c = ceiling;
+        detail::finish_rows(rows, c, spec.ceiling, spec.ceiling_step);
+        const std::string at = y_label.empty() ? fmt::format("{} = {}", x_label, p)
+                                               : fmt::format("{} = {}, {} = {}", x_label, p, y_label, y);
+        fmt::print(human, "\n{}: {}\n", at, spec.describe(timed.shape()));
+        detail::print_steps(human, rows, c);
+        for (auto& f : detail::failed_rows(rows)) failed.push_back(f + " at " + at);
+        nlohmann::json point = {{x_label, p}, {"ceiling", {{"name", c.name}, {"value", c.value}}},
+                                {"problem", spec.problem(timed.shape())}, {"variants", detail::rows_json(rows)}};
+        if (!y_label.empty()) point[y_label] = y;
+        sweep.push_back(point);
+        results.push_back({p, y_label.empty() ? std::nullopt : std::optional<int>(y), std::move(rows)});
+      }
+    lab.outputs().write_csv(detail::sweep_csv(x_label, y_label, results));
+    lab.outputs().write_plot(detail::sweep_svg(spec.name + " on " + device.info.name, x_label, y_label, spec.unit,
+                                               results));
     record["problem"] = {{"sweep", spec.sweep->option}, {"points", points}, {"seed", lab.seed()}};
+    if (!y_label.empty()) record["problem"]["series"] = series;
     record["sweep"] = sweep;
     record["notes"] = {{"timing", {{"warmup", timing.warmup}, {"reps", timing.reps}, {"flush_l2", timing.flush_l2}}}};
     return lab.finish(record, failed);
