@@ -60,24 +60,11 @@ std::vector<Link> markdown_links(const std::string& text) {
   std::vector<Link> links;
   std::istringstream lines(text);
   std::string line;
-  std::string fence;  // the open fence's marker, empty outside a fenced block
+  tutor::testing::FenceTracker fences;
   int number = 0;
   while (std::getline(lines, line)) {
     ++number;
-    const std::size_t indent = line.find_first_not_of(' ');
-    bool fence_line = false;
-    for (const std::string marker : {"```", "~~~"}) {
-      if (indent == std::string::npos || indent > 3 || line.compare(indent, 3, marker) != 0) {
-        continue;
-      }
-      fence_line = true;
-      if (fence.empty()) {
-        fence = marker;
-      } else if (fence == marker) {
-        fence.clear();
-      }
-    }
-    if (fence_line || !fence.empty()) continue;
+    if (fences.fence_line(line) || fences.inside()) continue;
     const std::string prose = without_code_spans(line);
     auto add = [&](std::string target) {
       if (target.size() >= 2 && target.front() == '<') target = target.substr(1, target.size() - 2);

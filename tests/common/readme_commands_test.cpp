@@ -66,34 +66,18 @@ std::vector<Block> command_blocks(const std::string& text) {
   std::vector<Block> blocks;
   std::istringstream lines(text);
   std::string line;
-  std::string fence;     // the open fence's marker, empty outside a fenced block
-  std::string language;  // of the open block
+  tutor::testing::FenceTracker fences;
   int number = 0;
   bool continued = false;  // the previous command line ended in a backslash
   while (std::getline(lines, line)) {
     ++number;
     line = trim_right(line);
-    const std::size_t indent = line.find_first_not_of(' ');
-    bool fence_line = false;
-    for (const std::string marker : {"```", "~~~"}) {
-      if (indent == std::string::npos || indent > 3 || line.compare(indent, 3, marker) != 0) {
-        continue;
-      }
-      fence_line = true;
-      if (fence.empty()) {
-        fence = marker;
-        const std::size_t info_start = line.find_first_not_of(marker[0], indent);
-        language.clear();
-        if (info_start != std::string::npos) std::istringstream(line.substr(info_start)) >> language;
-        if (language == "console" || language == "sh") blocks.push_back({number, {}});
-      } else if (fence == marker && line.find_first_not_of(marker[0], indent) == std::string::npos) {
-        fence.clear();
-        language.clear();
-      } else {
-        fence_line = false;  // a longer or other fence inside the block is content
-      }
+    if (fences.fence_line(line)) {
+      if (fences.inside() && (fences.language() == "console" || fences.language() == "sh")) blocks.push_back({number, {}});
+      continue;
     }
-    if (fence_line || fence.empty() || (language != "console" && language != "sh")) continue;
+    const std::string& language = fences.language();
+    if (!fences.inside() || (language != "console" && language != "sh")) continue;
     Block& block = blocks.back();
     if (continued) {
       block.commands.back().text += "\n" + line;  // sh reads backslash-newline as one line

@@ -32,6 +32,38 @@ inline std::vector<std::filesystem::path> repository_files(
   return files;
 }
 
+/// Tracks fenced code blocks line by line (CommonMark: a fence is ``` or ~~~ indented at most 3
+/// spaces; a block closes at the same marker with no info string after it).
+class FenceTracker {
+ public:
+  /// Feeds one line; true when the line is itself a fence (opening or closing).
+  bool fence_line(const std::string& line) {
+    const std::size_t indent = line.find_first_not_of(' ');
+    for (const std::string marker : {"```", "~~~"}) {
+      if (indent == std::string::npos || indent > 3 || line.compare(indent, 3, marker) != 0) continue;
+      if (marker_.empty()) {
+        marker_ = marker;
+        language_.clear();
+        const std::size_t info = line.find_first_not_of(marker[0], indent);
+        if (info != std::string::npos) std::istringstream(line.substr(info)) >> language_;
+        return true;
+      }
+      if (marker_ == marker && line.find_first_not_of(marker[0], indent) == std::string::npos) {
+        marker_.clear();
+        language_.clear();
+        return true;
+      }
+    }
+    return false;  // a longer or other fence inside a block is its content
+  }
+  bool inside() const { return !marker_.empty(); }
+  /// The info string's first word of the open block ("console", "sh"), "" outside one.
+  const std::string& language() const { return language_; }
+
+ private:
+  std::string marker_, language_;
+};
+
 inline std::string read_text(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   std::ostringstream text;
