@@ -179,7 +179,11 @@ void print_kv(std::FILE* out, const KvSetup& s, const KvOptions& o) {
              gib(s.request.activation_reserve_bytes));
   fmt::print(out, "  - non-torch  {:>12}  (CUDA context, NCCL and other memory outside the allocator)\n",
              gib(s.request.non_torch_bytes));
-  fmt::print(out, "  = KV pool    {:>12}  ({:.2f} GB)\n", gib(p.pool.pool_bytes), p.pool.pool_bytes / 1e9);
+  if (p.pool.pool_bytes < 0)  // the weights do not leave room: say so, not a negative pool
+    fmt::print(out, "  = KV pool    none: {} short of the budget ({:.2f} GB)\n", gib(-p.pool.pool_bytes),
+               -p.pool.pool_bytes / 1e9);
+  else
+    fmt::print(out, "  = KV pool    {:>12}  ({:.2f} GB)\n", gib(p.pool.pool_bytes), p.pool.pool_bytes / 1e9);
   fmt::print(out, "  KV per token {} B ({} KV head{} of {} per GPU, {}); page = {} tokens = {} B\n",
              group(std::llround(p.kv_bytes_per_token_per_gpu)), p.kv_heads_per_gpu,
              p.kv_heads_per_gpu == 1 ? "" : "s", m.is_mla() ? 1 : m.num_kv_heads, o.kv_dtype, s.request.block_size,
