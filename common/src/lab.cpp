@@ -96,9 +96,7 @@ const DeviceRecord& GpuLab::open(std::size_t copy_bytes) {
 
 nlohmann::json GpuLab::record_head(const std::string& kind) const {
   nlohmann::json j = tutor::record_head(name_, module_, kind, command_);
-  nlohmann::json dev = to_json(device_.info);
-  dev["measured"] = {{"copy_GBps", device_.copy_GBps}, {"fma_TFLOPs", device_.fma_TFLOPs}};
-  j["device"] = dev;
+  j["device"] = to_json(device_);
   j["clocks"] = {{"start", to_json(clocks_start_)}};
   return j;
 }

@@ -133,16 +133,22 @@ std::string value_text(float v) {
   return fmt::format("{}", v);
 }
 
+json to_json(const DeviceRecord& d) {
+  json device = to_json(d.info);
+  device["measured"] = {{"copy_GBps", d.copy_GBps}, {"fma_TFLOPs", d.fma_TFLOPs}};
+  return device;
+}
+
+json to_json(const Ceiling& c) {
+  return {{"name", c.name}, {"value", c.value}, {"unit", c.unit == CeilingUnit::GBps ? "GB/s" : "TFLOP/s"}};
+}
+
 json to_json(const LabRecord& r) {
-  json device = to_json(r.device.info);
-  device["measured"] = {{"copy_GBps", r.device.copy_GBps}, {"fma_TFLOPs", r.device.fma_TFLOPs}};
   json variants = json::array();
   for (const auto& s : r.variants) variants.push_back(to_json(s));
   json j = record_head(r.lab, r.module, r.kind, r.command);
-  j["device"] = device;
-  j["ceiling"] = {{"name", r.ceiling.name},
-                  {"value", r.ceiling.value},
-                  {"unit", r.ceiling.unit == CeilingUnit::GBps ? "GB/s" : "TFLOP/s"}};
+  j["device"] = to_json(r.device);
+  j["ceiling"] = to_json(r.ceiling);
   j["problem"] = r.problem;
   j["variants"] = variants;
   if (!r.notes.empty()) j["notes"] = r.notes;

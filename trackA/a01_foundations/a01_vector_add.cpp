@@ -277,7 +277,7 @@ int run(int argc, char** argv) {
   for (const auto& p : prog.phases) phases.push_back({{"name", p.name}, {"what", p.what}, {"ms", p.ms},
                                                       {"fraction", p.ms / total_ms}});
   nlohmann::json record = lab.record_head();
-  record["ceiling"] = {{"name", ceiling.name}, {"value", ceiling.value}, {"unit", "GB/s"}};
+  record["ceiling"] = to_json(ceiling);
   record["problem"] = {{"op", "c = a + b"}, {"dtype", "fp32"}, {"program_elements", n_program},
                        {"verified_with_every_point", {one.label(), prime.label()}},
                        {"sweep_log2", {o.min_log2, o.max_log2}}, {"seed", seed}};

@@ -254,7 +254,7 @@ int run_sweep(const SweepOptions& o, GpuLab& lab) {
                   {"fraction_of_ceiling", "TFLOP/s over min(measured fp32 FMA rate, I x measured copy "
                                           "bandwidth) at the point's intensity"}};
 
-  record["ceiling"] = {{"name", roof.name}, {"value", roof.value}, {"unit", "TFLOP/s"}};
+  record["ceiling"] = to_json(roof);
   record["variants"] = detail::rows_json(variants);
   print_device_header(human, device);
   fmt::print(human, "\n{:<12} {:>10} {:>24} {:>9} {:>9} {:>9}  {}\n", "point", "FLOP/B",

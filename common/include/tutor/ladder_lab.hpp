@@ -276,7 +276,7 @@ int run_ladder_lab(LadderLab<Case>& spec, int argc, char** argv) {
         fmt::print(human, "\n{}: {}\n", at, spec.describe(timed.shape()));
         detail::print_steps(human, rows, c);
         for (auto& f : detail::failed_rows(rows)) failed.push_back(f + " at " + at);
-        nlohmann::json point = {{x_label, p}, {"ceiling", {{"name", c.name}, {"value", c.value}}},
+        nlohmann::json point = {{x_label, p}, {"ceiling", to_json(c)},
                                 {"problem", spec.problem(timed.shape())}, {"variants", detail::rows_json(rows)}};
         if (!y_label.empty()) point[y_label] = y;
         sweep.push_back(point);
@@ -322,8 +322,7 @@ int run_ladder_lab(LadderLab<Case>& spec, int argc, char** argv) {
   nlohmann::json problem = spec.problem(timed_shape);
   problem["verified_shapes"] = shapes;
   problem["seed"] = lab.seed();
-  record["ceiling"] = {{"name", ceiling.name}, {"value", ceiling.value},
-                       {"unit", ceiling.unit == CeilingUnit::GBps ? "GB/s" : "TFLOP/s"}};
+  record["ceiling"] = to_json(ceiling);
   record["problem"] = problem;
   record["variants"] = detail::rows_json(rows);
   run.notes["timing"] = {{"warmup", timing.warmup}, {"reps", timing.reps}, {"flush_l2", timing.flush_l2},

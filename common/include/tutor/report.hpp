@@ -38,6 +38,10 @@ struct LabRecord {
 nlohmann::json to_json(const Comparison& cmp);
 nlohmann::json to_json(const StepResult& step);
 nlohmann::json to_json(const gpu::DeviceInfo& info);
+/// The device's properties plus "measured": {copy_GBps, fma_TFLOPs} of this run.
+nlohmann::json to_json(const DeviceRecord& device);
+/// {"name", "value", "unit": "GB/s" | "TFLOP/s"}.
+nlohmann::json to_json(const Ceiling& ceiling);
 /// {"source", "sm_MHz", "sm_max_MHz", "mem_MHz", "temperature_C", "power_W", "throttle_reasons"},
 /// or {"source": why not} when the clocks could not be read.
 nlohmann::json to_json(const gpu::ClockSample& clocks);

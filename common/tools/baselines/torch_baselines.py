@@ -492,6 +492,21 @@ def attention_ref(torch, q, k, v, causal):
     return torch.softmax(s, -1) @ v
 
 
+def time_backend(torch, bench, backend, call, q, flush):
+    """Times call() under one SDPA backend, then runs it once more on a fresh q for the check.
+    Returns (time, None), or (None, a row saying why) when the backend cannot run this case."""
+    try:
+        with sdpa_context(torch, backend):
+            call()
+    except RuntimeError as e:
+        return None, {"available": False, "note": f"not available here: {str(e).splitlines()[0]}"}
+    with sdpa_context(torch, backend):
+        t = bench.time(call, flush=flush)
+        fresh(torch, q)
+        call()
+    return t, None
+
+
 def run_sdpa(torch, bench, backend, causal):
     F = torch.nn.functional
     B, H, S, D = SDPA_B, SDPA_H, SDPA_S, SDPA_D
@@ -501,15 +516,9 @@ def run_sdpa(torch, bench, backend, causal):
     def call():
         holder["o"] = F.scaled_dot_product_attention(q, k, v, is_causal=causal)
 
-    try:
-        with sdpa_context(torch, backend):
-            call()
-    except RuntimeError as e:
-        return {"available": False, "note": f"not available here: {str(e).splitlines()[0]}"}
-    with sdpa_context(torch, backend):
-        t = bench.time(call, flush=False)
-        fresh(torch, q)
-        call()
+    t, unavailable = time_backend(torch, bench, backend, call, q, flush=False)
+    if unavailable:
+        return unavailable
     checks = [check_close(torch, f"fresh q: batch 0 head {h} vs fp64", holder["o"][0, h],
                           attention_ref(torch, q[0, h], k[0, h], v[0, h], causal), tolerance(S, "tf32", "bf16"))
               for h in (0, H - 1)]
@@ -527,15 +536,9 @@ def run_decode(torch, bench, backend, batch, kv):
     def call():
         holder["o"] = F.scaled_dot_product_attention(q, k, v, enable_gqa=True)
 
-    try:
-        with sdpa_context(torch, backend):
-            call()
-    except RuntimeError as e:
-        return {"available": False, "note": f"not available here: {str(e).splitlines()[0]}"}
-    with sdpa_context(torch, backend):
-        t = bench.time(call, flush=True)
-        fresh(torch, q)
-        call()
+    t, unavailable = time_backend(torch, bench, backend, call, q, flush=True)
+    if unavailable:
+        return unavailable
     # Query head h reads KV head h // (Hq / Hkv): enable_gqa's grouping.
     group = Hq // Hkv
     got = holder["o"][0, :, 0, :]
