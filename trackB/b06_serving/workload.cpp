@@ -1,8 +1,6 @@
-#include <sstream>
-
 #include "workload.hpp"
 
-#include "tutor/atomic_file.hpp"
+#include "tutor/input_file.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -175,75 +173,147 @@ double parse_timestamp(std::string_view text, const std::string& source, std::si
 
 }  // namespace
 
-std::vector<Request> parse_trace_csv(std::istream& in, const std::string& source_name) {
-  std::vector<Request> out;
-  std::string text;
-  std::size_t line = 0;
-  bool have_header = false;
-  while (std::getline(in, text)) {
-    ++line;
-    std::string_view row = text;
-    if (line == 1 && row.starts_with("\xEF\xBB\xBF")) row.remove_prefix(3);  // UTF-8 BOM
-    if (trim(row).empty()) continue;
-    if (!have_header) {
+namespace {
+
+/// The bytes a trace may hold: printable ASCII, tab, CR and LF. Anything else (a NUL, an escape
+/// sequence, UTF-8 beyond the leading byte-order mark) means the file is not a trace, and is
+/// refused at the first such byte, before the rest of the file is read.
+bool trace_byte(unsigned char c) { return (c >= 0x20 && c < 0x7f) || c == '\t' || c == '\r' || c == '\n'; }
+
+std::string hex_byte(unsigned char c) {
+  static const char* hex = "0123456789abcdef";
+  return std::string("0x") + hex[c >> 4] + hex[c & 15];
+}
+
+/// Parses rows as they are split into lines: one line at a time, never the whole file.
+class TraceParser {
+ public:
+  explicit TraceParser(const std::string& source) : source_(source) {}
+
+  /// Feeds the next `n` bytes of the file.
+  void feed(const char* data, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto c = static_cast<unsigned char>(data[i]);
+      ++offset_;
+      if (in_bom_) {  // a UTF-8 byte-order mark may open the file
+        if (c == static_cast<unsigned char>(kBom[offset_ - 1])) {
+          in_bom_ = offset_ < 3;
+          continue;
+        }
+        if (offset_ > 1) refuse_byte(static_cast<unsigned char>(kBom[0]));  // half a mark
+        in_bom_ = false;
+      }
+      if (!trace_byte(c)) refuse_byte(c);
+      if (c == '\n') {
+        end_line();
+        continue;
+      }
+      if (current_.size() >= kMaxTraceLineBytes)
+        throw ParseError(source_, line_ + 1, "row",
+                         "longer than " + std::to_string(kMaxTraceLineBytes) +
+                             " bytes (a row is three numbers); refused before reading on");
+      current_ += static_cast<char>(c);
+    }
+  }
+
+  std::vector<Request> finish() {
+    if (!current_.empty()) end_line();
+    if (!have_header_)
+      throw ParseError(source_, std::max<std::size_t>(line_, 1), "header",
+                       std::string("missing (expected '") + kTraceHeader + "')");
+    if (out_.empty()) throw ParseError(source_, line_ + 1, "row", "no request rows after the header");
+    return std::move(out_);
+  }
+
+ private:
+  [[noreturn]] void refuse_byte(unsigned char c) {
+    throw ParseError(source_, line_ + 1, "row",
+                     "byte " + hex_byte(c) + " at column " + std::to_string(current_.size() + 1) +
+                         ": a trace is plain ASCII text (is this a binary file?)");
+  }
+
+  void end_line() {
+    ++line_;
+    if (line_ > kMaxTraceLines)
+      throw ParseError(source_, line_, "row",
+                       "more than " + std::to_string(kMaxTraceLines) + " lines (at most " +
+                           std::to_string(kMaxTraceRows) + " requests)");
+    row(current_);
+    current_.clear();
+  }
+
+  void row(std::string_view text) {
+    if (trim(text).empty()) return;
+    if (!have_header_) {
       // The header: exactly the three names, in order (spaces around names allowed).
       std::string normalised;
       std::size_t start = 0;
       while (true) {
-        const auto comma = row.find(',', start);
+        const auto comma = text.find(',', start);
         if (!normalised.empty()) normalised += ',';
-        normalised += trim(row.substr(start, comma == std::string_view::npos ? row.npos : comma - start));
+        normalised += trim(text.substr(start, comma == std::string_view::npos ? text.npos : comma - start));
         if (comma == std::string_view::npos) break;
         start = comma + 1;
       }
       if (normalised != kTraceHeader)
-        throw ParseError(source_name, line, "header",
-                         std::string("expected '") + kTraceHeader + "', got " + quoted(trim(row)));
-      have_header = true;
-      continue;
+        throw ParseError(source_, line_, "header",
+                         std::string("expected '") + kTraceHeader + "', got " + quoted(trim(text)));
+      have_header_ = true;
+      return;
     }
+    if (out_.size() >= kMaxTraceRows)
+      throw ParseError(source_, line_, "row", "more than " + std::to_string(kMaxTraceRows) + " requests");
     std::string_view fields[3];
     std::size_t start = 0;
     for (int f = 0; f < 3; ++f) {
-      const auto comma = row.find(',', start);
+      const auto comma = text.find(',', start);
       const bool last = comma == std::string_view::npos;
       if (last && f < 2)
-        throw ParseError(source_name, line, kFieldNames[f + 1],
+        throw ParseError(source_, line_, kFieldNames[f + 1],
                          "missing (expected 3 comma-separated fields: " + std::string(kTraceHeader) + ")");
       if (!last && f == 2)
-        throw ParseError(source_name, line, "row",
-                         "more than 3 fields (expected " + std::string(kTraceHeader) + ")");
-      fields[f] = trim(row.substr(start, last ? row.npos : comma - start));
-      start = last ? row.size() : comma + 1;
+        throw ParseError(source_, line_, "row", "more than 3 fields (expected " + std::string(kTraceHeader) + ")");
+      fields[f] = trim(text.substr(start, last ? text.npos : comma - start));
+      start = last ? text.size() : comma + 1;
     }
     Request r;
-    r.arrival_s = parse_timestamp(fields[0], source_name, line);
-    r.prompt_tokens = parse_positive_int(fields[1], source_name, line, kFieldNames[1]);
-    r.output_tokens = parse_positive_int(fields[2], source_name, line, kFieldNames[2]);
-    if (!out.empty() && r.arrival_s < out.back().arrival_s)
-      throw ParseError(source_name, line, kFieldNames[0],
-                       quoted(fields[0]) + " is earlier than the previous row's " +
-                           shortest(out.back().arrival_s) + " (rows must be in time order)");
-    out.push_back(r);
+    r.arrival_s = parse_timestamp(fields[0], source_, line_);
+    r.prompt_tokens = parse_positive_int(fields[1], source_, line_, kFieldNames[1]);
+    r.output_tokens = parse_positive_int(fields[2], source_, line_, kFieldNames[2]);
+    if (!out_.empty() && r.arrival_s < out_.back().arrival_s)
+      throw ParseError(source_, line_, kFieldNames[0],
+                       quoted(fields[0]) + " is earlier than the previous row's " + shortest(out_.back().arrival_s) +
+                           " (rows must be in time order)");
+    out_.push_back(r);
+  }
+
+  const std::string& source_;
+  std::vector<Request> out_;
+  std::string current_;
+  std::size_t line_ = 0, offset_ = 0;
+  bool have_header_ = false, in_bom_ = true;
+  static constexpr const char* kBom = "\xEF\xBB\xBF";
+};
+
+}  // namespace
+
+std::vector<Request> parse_trace_csv(std::istream& in, const std::string& source_name) {
+  TraceParser parser(source_name);
+  char buffer[1 << 16];
+  while (in) {
+    in.read(buffer, sizeof buffer);
+    parser.feed(buffer, static_cast<std::size_t>(in.gcount()));
   }
   if (in.bad()) throw UsageError(source_name + ": read error");
-  if (!have_header)
-    throw ParseError(source_name, std::max<std::size_t>(line, 1), "header",
-                     std::string("missing (expected '") + kTraceHeader + "')");
-  if (out.empty())
-    throw ParseError(source_name, line + 1, "row", "no request rows after the header");
-  return out;
+  return parser.finish();
 }
 
 std::vector<Request> read_trace_csv(const std::string& path) {
-  std::string text;
-  try {
-    text = read_text_file(path, std::size_t(1) << 30);  // a regular file; /dev/zero is refused
-  } catch (const std::runtime_error& e) {
-    throw UsageError("--trace: " + path + ": " + e.what());
-  }
-  std::istringstream file(text);
-  return parse_trace_csv(file, path);
+  InputFile file(path, kMaxTraceBytes);  // InputError "<path>: <why>" when it cannot be read
+  TraceParser parser(path);
+  char buffer[1 << 16];
+  while (const std::size_t n = file.read(buffer, sizeof buffer)) parser.feed(buffer, n);
+  return parser.finish();
 }
 
 }  // namespace tutor::b06

@@ -79,6 +79,16 @@ class ParseError : public UsageError {
   std::string field_;
 };
 
+/// Bounds of a trace, checked as it is read so that a hostile file is refused at its first bad
+/// byte, line or row, in bounded memory: a row is three numbers (a timestamp of at most about
+/// 25 characters, two integers of at most 10 digits), so 1 KiB is a generous line; the rows are
+/// --requests' own limit; blank lines are allowed up to 5 million more; 1 GiB holds 20 million
+/// rows of 50 bytes.
+inline constexpr std::size_t kMaxTraceLineBytes = 1024;
+inline constexpr std::size_t kMaxTraceRows = 20'000'000;
+inline constexpr std::size_t kMaxTraceLines = kMaxTraceRows + 5'000'000;
+inline constexpr std::size_t kMaxTraceBytes = std::size_t(1) << 30;
+
 /// The header a trace starts with, in this order.
 inline constexpr const char* kTraceHeader = "timestamp_s,prompt_tokens,output_tokens";
 
@@ -86,12 +96,15 @@ inline constexpr const char* kTraceHeader = "timestamp_s,prompt_tokens,output_to
 /// number >= 0 of seconds and not earlier than the previous row's, prompt_tokens and
 /// output_tokens positive integers (at most 2^31 - 1). Spaces around fields, a UTF-8
 /// byte-order mark, CRLF line ends and blank lines are accepted. Throws ParseError on the
-/// first malformed line (and when no request follows the header); `source_name` is what
-/// the message calls the input.
+/// first malformed line (and when no request follows the header), and at the first byte that
+/// is not printable ASCII, tab, CR or LF (a NUL: a binary file), the first line longer than
+/// kMaxTraceLineBytes and the row past kMaxTraceRows, without reading further; `source_name`
+/// is what the message calls the input.
 std::vector<Request> parse_trace_csv(std::istream& in, const std::string& source_name);
 
-/// parse_trace_csv on the file at `path` (named by `path` in messages). Throws
-/// tutor::UsageError naming the path if it cannot be opened.
+/// parse_trace_csv on the file at `path` (named by `path` in messages), read in 64 KiB pieces,
+/// never whole. Throws tutor::InputError ("<path>: <why>") if it cannot be opened,
+/// is not a regular file (a pipe, /dev/zero, a link loop) or is larger than kMaxTraceBytes.
 std::vector<Request> read_trace_csv(const std::string& path);
 
 }  // namespace tutor::b06
