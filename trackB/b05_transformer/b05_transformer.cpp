@@ -43,6 +43,9 @@ constexpr const char* kSrcWindow =
     "a sliding-window layer keeps min(context, window) tokens: Mistral 7B (Jiang et al. 2023) sec. 2 rolling "
     "buffer cache; Gemma 3 technical report (2025) sec. 2.2, 5 local (window 1024) : 1 global layers; "
     "gpt-oss model card (2025): alternating banded-window (128) and dense layers";
+constexpr const char* kSrcChunked =
+    "chunked local attention keeps at most one chunk: a token attends only to the earlier tokens of its own "
+    "attention_chunk_size-token chunk (transformers models/llama4/modeling_llama4.py, chunked attention mask)";
 constexpr const char* kSrcLinear =
     "2 FLOPs per multiply-accumulate, 2N per token for N weight-matrix parameters (Kaplan et al. 2020, "
     "Scaling Laws, Table 1: C_forward = 2N + 2 n_layer n_ctx d_attn)";
@@ -125,10 +128,12 @@ std::vector<Row> build_rows(const ModelConfig& m, const CalcOptions& o, double w
   const std::string h = i64(m.hidden_size), L = i64(m.num_layers), V = i64(m.vocab_size);
 
   // Parameters.
-  rows.push_back({"params_embedding", "embedding", p.embedding, "parameters", params_text(p.embedding),
-                  m.tie_word_embeddings ? fmt::format("vocab x hidden = {} x {} (tied: the LM head reuses it)", V, h)
-                                        : fmt::format("2 x vocab x hidden = 2 x {} x {} (input embedding + LM head)", V, h),
-                  kSrcParams});
+  std::string embed = m.tie_word_embeddings
+                          ? fmt::format("vocab x hidden = {} x {} (tied: the LM head reuses it)", V, h)
+                          : fmt::format("2 x vocab x hidden = 2 x {} x {} (input embedding + LM head)", V, h);
+  if (m.position_embeddings > 0) embed += fmt::format(" + positions {} x {}", m.position_embeddings, h);
+  if (m.lm_head_bias) embed += fmt::format(" + LM-head bias {}", V);
+  rows.push_back({"params_embedding", "embedding", p.embedding, "parameters", params_text(p.embedding), embed, kSrcParams});
   std::string attn;
   if (m.is_mla()) {
     attn = fmt::format("{} x (", L);
@@ -152,9 +157,14 @@ std::vector<Row> build_rows(const ModelConfig& m, const CalcOptions& o, double w
   if (m.is_moe()) {
     if (moe_layers < m.num_layers)
       mlp = fmt::format("{} dense x {} x {} x {} + ", m.num_layers - moe_layers, mats, h, m.intermediate_size);
-    mlp += fmt::format("{} MoE x (({} routed{}) x {} x {} x {} + router {}x{})", moe_layers, m.num_experts,
-                       m.num_shared_experts ? fmt::format(" + {} shared", m.num_shared_experts) : "", mats, h,
-                       m.moe_intermediate_size, h, m.num_experts);
+    const std::int64_t shared_w = m.shared_expert_intermediate_size > 0 ? m.shared_expert_intermediate_size
+                                                                         : m.moe_intermediate_size;
+    mlp += fmt::format("{} MoE x ({} routed x {} x {} x {}{} + router {}x{}{})", moe_layers, m.num_experts, mats, h,
+                       m.moe_intermediate_size,
+                       m.num_shared_experts ? fmt::format(" + {} shared x {} x {} x {}", m.num_shared_experts, mats, h,
+                                                          shared_w)
+                                            : "",
+                       h, m.num_experts, m.shared_expert_gate ? fmt::format(" + shared gate {}x1", h) : "");
   } else {
     mlp = fmt::format("{} x {} x {} x {} ({})", L, mats, h, m.intermediate_size,
                       m.gated_mlp ? "gate, up, down" : "up, down");
@@ -163,12 +173,22 @@ std::vector<Row> build_rows(const ModelConfig& m, const CalcOptions& o, double w
   rows.push_back({"params_mlp", "mlp", p.mlp, "parameters", params_text(p.mlp), mlp, kSrcParams});
 
   std::string norms = fmt::format("{} x ({} x {}", L, m.norms_per_layer, h);
-  if (m.qk_norm) norms += fmt::format(" + 2 x {} q/k norms", m.head_dim);
+  if (m.qk_norm == QkNorm::per_head) norms += fmt::format(" + 2 x {} q/k norms", m.head_dim);
+  if (m.qk_norm == QkNorm::full_width)
+    norms += fmt::format(" + ({} + {}) x {} q/k norms", m.num_heads, m.num_kv_heads, m.head_dim);
   if (m.is_mla()) norms += fmt::format(" + {} + {} latent norms", m.q_lora_rank, m.kv_lora_rank);
-  norms += fmt::format(") + {} final", h);
+  norms += m.final_norm ? fmt::format(") + {} final", h) : std::string(")");
+  if (m.norm == NormKind::layer) norms += " widths x 2 (LayerNorm: scale and bias)";
+  if (m.norm == NormKind::non_parametric) norms = "none: LayerNorm without parameters";
   rows.push_back({"params_norms", "norms", p.norms, "parameters", params_text(p.norms), norms, kSrcParams});
   rows.push_back({"params_total", "total", p.total, "parameters", params_text(p.total),
                   "embedding + attention + mlp + norms", kSrcParams});
+  if (m.vision_params > 0)
+    rows.push_back({"params_total_with_vision", "total with the vision tower", p.total_with_vision, "parameters",
+                    params_text(p.total_with_vision),
+                    fmt::format("total (text model) + {} {} ({})", m.vision_model, params_text(p.vision),
+                                "vision encoder and projector, counted apart"),
+                    kSrcParams});
   rows.push_back({"params_active", "active per token", p.active, "parameters", params_text(p.active),
                   m.is_moe() ? fmt::format("total - {} MoE layers x ({} - {}) unused experts", moe_layers,
                                            m.num_experts, m.experts_per_token)
@@ -204,12 +224,16 @@ std::vector<Row> build_rows(const ModelConfig& m, const CalcOptions& o, double w
     } else {
       formula = fmt::format("2 (K,V) x num_kv_heads x head_dim x {:g} B = 2 x {} x {} x {:g}", kvbytes, m.num_kv_heads,
                             m.head_dim, kvbytes);
-      label = g.kind == AttentionKind::full ? "KV per token per full layer"
-                                            : fmt::format("KV per token per window-{} layer", g.window);
+      label = g.kind == AttentionKind::full      ? std::string("KV per token per full layer")
+              : g.kind == AttentionKind::chunked ? fmt::format("KV per token per chunk-{} layer", g.window)
+                                                 : fmt::format("KV per token per window-{} layer", g.window);
       if (g.kind == AttentionKind::sliding_window) source = std::string(kSrcKv) + "; " + kSrcWindow;
+      if (g.kind == AttentionKind::chunked) source = std::string(kSrcKv) + "; " + kSrcChunked;
     }
     const std::string key = g.kind == AttentionKind::sliding_window ? fmt::format("kv_bytes_per_token_layer_window_{}", g.window)
-                                                                    : fmt::format("kv_bytes_per_token_layer_{}", to_string(g.kind));
+                            : g.kind == AttentionKind::chunked
+                                ? fmt::format("kv_bytes_per_token_layer_chunk_{}", g.window)
+                                : fmt::format("kv_bytes_per_token_layer_{}", to_string(g.kind));
     rows.push_back({key, fmt::format("{} ({} layers)", label, g.layers), g.bytes_per_token_per_layer, "bytes",
                     bytes_text(g.bytes_per_token_per_layer), formula, source});
   }

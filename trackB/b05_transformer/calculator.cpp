@@ -30,6 +30,12 @@ struct LayerParams {
   double norms = 0;
 };
 
+/// Each shared expert's inner width: its own when the config gives one (Qwen2-MoE), else the
+/// routed experts' (DeepSeek).
+std::int64_t shared_inner(const ModelConfig& m) {
+  return m.shared_expert_intermediate_size > 0 ? m.shared_expert_intermediate_size : m.moe_intermediate_size;
+}
+
 /// One MLP (dense or one expert) of inner width `inner`: its matrices and its biases.
 double mlp_matrices(const ModelConfig& m, std::int64_t inner) {
   return (m.gated_mlp ? 3.0 : 2.0) * d(m.hidden_size) * d(inner);
@@ -42,7 +48,7 @@ double mlp_biases(const ModelConfig& m, std::int64_t inner) {
 LayerParams layer_params(const ModelConfig& m, const LayerSpec& layer) {
   LayerParams p;
   const double h = d(m.hidden_size), nh = d(m.num_heads), nkv = d(m.num_kv_heads), hd = d(m.head_dim);
-  const double norm_width = m.norm_bias ? 2.0 : 1.0;
+  const double norm_width = params_per_width(m.norm);
   if (layer.attention == AttentionKind::mla) {
     // DeepSeek-V2 paper sec. 2.1.2-2.1.3 (W^DQ, W^UQ, W^QR folded into q_b; W^DKV and W^KR
     // in kv_a_proj_with_mqa; W^UK, W^UV in kv_b_proj; W^O), as modeling_deepseek_v3.py builds them.
@@ -62,7 +68,8 @@ LayerParams layer_params(const ModelConfig& m, const LayerSpec& layer) {
   } else {
     p.attention_weights = h * nh * hd + 2 * h * nkv * hd + nh * hd * h;  // q, k, v, o
     if (m.qkv_bias) p.attention_other += nh * hd + 2 * nkv * hd;
-    if (m.qk_norm) p.norms += 2 * hd * norm_width;
+    if (m.qk_norm == QkNorm::per_head) p.norms += 2 * hd * norm_width;
+    if (m.qk_norm == QkNorm::full_width) p.norms += (nh + nkv) * hd * norm_width;
   }
   if (m.o_bias) p.attention_other += h;
   if (m.attention_sinks) p.attention_other += nh;
@@ -71,11 +78,15 @@ LayerParams layer_params(const ModelConfig& m, const LayerSpec& layer) {
     const double expert = mlp_matrices(m, m.moe_intermediate_size);
     const double expert_b = mlp_biases(m, m.moe_intermediate_size);
     const double routed = d(m.num_experts), k = d(m.experts_per_token), shared = d(m.num_shared_experts);
-    p.mlp_weights_total = (routed + shared) * expert;
-    p.mlp_weights_active = (k + shared) * expert;
-    p.router_weights = h * routed;
-    p.mlp_other_total = (routed + shared) * expert_b + (m.router_bias ? routed : 0);
-    p.mlp_other_active = (k + shared) * expert_b + (m.router_bias ? routed : 0);
+    const std::int64_t shared_width = shared_inner(m);
+    const double shared_w = shared * mlp_matrices(m, shared_width), shared_b = shared * mlp_biases(m, shared_width);
+    p.mlp_weights_total = routed * expert + shared_w;
+    p.mlp_weights_active = k * expert + shared_w;
+    // The router (hidden x experts) and a shared expert's gate (hidden x 1, Qwen2-MoE) are
+    // multiplied by every token.
+    p.router_weights = h * routed + (m.shared_expert_gate ? h : 0);
+    p.mlp_other_total = routed * expert_b + shared_b + (m.router_bias ? routed : 0);
+    p.mlp_other_active = k * expert_b + shared_b + (m.router_bias ? routed : 0);
   } else {
     p.mlp_weights_total = p.mlp_weights_active = mlp_matrices(m, m.intermediate_size);
     p.mlp_other_total = p.mlp_other_active = mlp_biases(m, m.intermediate_size);
@@ -84,17 +95,43 @@ LayerParams layer_params(const ModelConfig& m, const LayerSpec& layer) {
   return p;
 }
 
-/// Keys query t (1-based) sees summed over t = 1..c, with a window of w tokens (0: none):
-/// sum_t min(t, w). Causal masking halves full attention's c^2.
-double causal_key_visits(std::int64_t c, std::int64_t w) {
+/// Keys query t (1-based) sees, summed over t = 1..c. Causal masking halves full attention's
+/// c^2: sum_t t. A sliding window of w: sum_t min(t, w). Chunks of w (Llama 4's chunked local
+/// attention: query t sees the tokens of its own chunk up to itself): sum_t ((t - 1) mod w) + 1.
+double causal_key_visits(std::int64_t c, const LayerSpec& layer) {
   const double cc = d(c);
-  if (w <= 0 || c <= w) return cc * (cc + 1) / 2;
-  const double ww = d(w);
-  return ww * (ww + 1) / 2 + (cc - ww) * ww;
+  const auto triangle = [](double n) { return n * (n + 1) / 2; };
+  const std::int64_t w = layer.window;
+  switch (layer.attention) {
+    case AttentionKind::sliding_window:
+      if (c <= w) return triangle(cc);
+      return triangle(d(w)) + (cc - d(w)) * d(w);
+    case AttentionKind::chunked:
+      return d(c / w) * triangle(d(w)) + triangle(d(c % w));
+    case AttentionKind::full:
+    case AttentionKind::mla: break;
+  }
+  return triangle(cc);
 }
 
+/// Keys the query of the context-th token attends to.
 std::int64_t keys_at(std::int64_t context, const LayerSpec& layer) {
-  return layer.attention == AttentionKind::sliding_window ? std::min(context, layer.window) : context;
+  if (layer.attention == AttentionKind::sliding_window) return std::min(context, layer.window);
+  if (layer.attention == AttentionKind::chunked) return (context - 1) % layer.window + 1;
+  return context;
+}
+
+/// Tokens a layer must hold for a sequence that has reached `context` tokens: a sliding
+/// window keeps the last `window`; a chunked layer at most one chunk (it held a full chunk
+/// before the current one began).
+std::int64_t tokens_kept(std::int64_t context, const LayerSpec& layer) {
+  if (layer.attention == AttentionKind::sliding_window || layer.attention == AttentionKind::chunked)
+    return std::min(context, layer.window);
+  return context;
+}
+
+bool window_capped(const LayerSpec& layer) {
+  return layer.attention == AttentionKind::sliding_window || layer.attention == AttentionKind::chunked;
 }
 
 /// FLOPs per (query, key) pair of one layer: 2 * heads * (d_qk + d_v).
@@ -134,7 +171,8 @@ std::string known_dtypes() { return "fp32, bf16, fp16, fp8, int8, fp4"; }
 ParamCount count_params(const ModelConfig& m) {
   ParamCount c;
   const double vh = d(m.vocab_size) * d(m.hidden_size);
-  c.embedding = m.tie_word_embeddings ? vh : 2 * vh;
+  c.embedding = (m.tie_word_embeddings ? vh : 2 * vh) + d(m.position_embeddings) * d(m.hidden_size) +
+                (m.lm_head_bias ? d(m.vocab_size) : 0);
   double inactive = 0;
   for (const auto& layer : m.layers) {
     const LayerParams p = layer_params(m, layer);
@@ -143,8 +181,10 @@ ParamCount count_params(const ModelConfig& m) {
     c.norms += p.norms;
     inactive += (p.mlp_weights_total - p.mlp_weights_active) + (p.mlp_other_total - p.mlp_other_active);
   }
-  c.norms += d(m.hidden_size) * (m.norm_bias ? 2.0 : 1.0);  // final norm
+  if (m.final_norm) c.norms += d(m.hidden_size) * params_per_width(m.norm);
   c.total = c.embedding + c.attention + c.mlp + c.norms;
+  c.vision = m.vision_params;
+  c.total_with_vision = c.total + c.vision;
   c.active = c.total - inactive;
   c.active_without_input_embedding = c.active - vh;
   return c;
@@ -180,7 +220,7 @@ double kv_bytes_for_context(const ModelConfig& m, double bytes, std::int64_t con
   require_context(context);
   double total = 0;
   for (std::int64_t i = 0; i < static_cast<std::int64_t>(m.layers.size()); ++i)
-    total += kv_bytes_per_token_layer(m, i, bytes) * d(keys_at(context, m.layers[i]));
+    total += kv_bytes_per_token_layer(m, i, bytes) * d(tokens_kept(context, m.layers[i]));
   return total;
 }
 
@@ -192,7 +232,7 @@ double kv_bytes_per_token_full(const ModelConfig& m, double bytes) {
   require_positive(bytes, "bytes_per_element");
   double total = 0;
   for (std::int64_t i = 0; i < static_cast<std::int64_t>(m.layers.size()); ++i)
-    if (m.layers[i].attention != AttentionKind::sliding_window) total += kv_bytes_per_token_layer(m, i, bytes);
+    if (!window_capped(m.layers[i])) total += kv_bytes_per_token_layer(m, i, bytes);
   return total;
 }
 
@@ -209,8 +249,7 @@ TokenFlops prefill_flops(const ModelConfig& m, std::int64_t context) {
   TokenFlops f;
   f.linear = linear_flops_per_token(m) * d(context);
   for (const auto& layer : m.layers)
-    f.attention += attention_flops_per_key(m, layer, false) *
-                   causal_key_visits(context, layer.attention == AttentionKind::sliding_window ? layer.window : 0);
+    f.attention += attention_flops_per_key(m, layer, false) * causal_key_visits(context, layer);
   return f;
 }
 
@@ -247,7 +286,8 @@ ActivationMemory activation_memory(const ModelConfig& m, double bytes) {
   for (const auto& layer : m.layers) {
     double stage = 2 * h;
     if (layer.moe)
-      stage += d(m.experts_per_token + m.num_shared_experts) * gate_up * d(m.moe_intermediate_size) + d(m.num_experts);
+      stage += gate_up * (d(m.experts_per_token) * d(m.moe_intermediate_size) +
+                          d(m.num_shared_experts) * d(shared_inner(m))) + d(m.num_experts);
     else
       stage += gate_up * d(m.intermediate_size);
     mlp = std::max(mlp, stage);

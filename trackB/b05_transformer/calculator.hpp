@@ -50,9 +50,10 @@ std::string known_dtypes();
 /// active_without_input_embedding = active - vocab * hidden: the input embedding is a table
 /// lookup, not a matmul, and some model cards leave it out of "active" (DeepSeek-V3: 36.6B,
 /// README_WEIGHTS.md; gpt-oss-120b: 5.13B, OpenAI model card) while Mixtral's 12.9B keeps it.
-/// Extra modules a checkpoint may carry (DeepSeek-V3's multi-token-prediction module,
-/// num_nextn_predict_layers; a vision tower) are not counted: the model cards' totals
-/// (671B) exclude them.
+/// Extra modules a checkpoint may carry are not in total: DeepSeek-V3's multi-token-prediction
+/// module (num_nextn_predict_layers; its 671B excludes it) is not counted at all, and a
+/// vision tower is counted apart (vision, total_with_vision).
+/// embedding also holds a learned position table (GPT-2) and an LM-head bias (Phi).
 struct ParamCount {
   double total = 0;
   double active = 0;
@@ -61,6 +62,8 @@ struct ParamCount {
   double mlp = 0;
   double norms = 0;
   double active_without_input_embedding = 0;
+  double vision = 0;             ///< a vision tower and its projector (ModelConfig::vision_params), not in total
+  double total_with_vision = 0;  ///< total + vision: what a multimodal checkpoint stores
 };
 
 ParamCount count_params(const ModelConfig& cfg);

@@ -22,20 +22,44 @@
 
 namespace tutor::b05 {
 
+/// Most layers a config may declare (the planners build per-layer lists; published models
+/// have at most a few hundred).
+inline constexpr std::int64_t kMaxLayers = 100'000;
+
 /// The attention a layer uses, which decides what it stores in the KV cache.
 enum class AttentionKind {
   full,            ///< every earlier token: K and V of num_kv_heads heads of head_dim per token
   sliding_window,  ///< only the last `window` tokens (Mistral 7B, Gemma 3 local layers, gpt-oss)
   mla,             ///< multi-head latent attention (DeepSeek-V2/V3): one compressed latent per token
+  chunked,         ///< chunked local attention (Llama 4): a token sees the tokens of its own `window`-token
+                   ///< chunk only, so at most `window` tokens are kept
 };
 
-/// "full", "sliding_window", "mla".
+/// "full", "sliding_window", "mla", "chunked".
 std::string_view to_string(AttentionKind kind);
+
+/// What a norm of width w stores: RMSNorm a scale (w), LayerNorm a scale and a bias (2w),
+/// LayerNorm without bias (Cohere, DBRX, OLMo-2's q/k norms are RMS) a scale (w), and a
+/// non-parametric LayerNorm (OLMo-1: elementwise_affine=False) nothing.
+enum class NormKind { rms, layer, layer_no_bias, non_parametric };
+/// Parameters per unit of width: 1, 2, 1, 0.
+double params_per_width(NormKind kind);
+/// "rms", "layer", "layer_no_bias", "non_parametric".
+std::string_view to_string(NormKind kind);
+
+/// Query/key normalisation inside attention.
+enum class QkNorm {
+  none,
+  per_head,    ///< one norm of head_dim shared by every head, on q and on k (Qwen3, Gemma 3): 2 x head_dim
+  full_width,  ///< one norm over all heads (OLMo-2: q over heads x head_dim, k over kv_heads x head_dim;
+               ///< Cohere: a (heads, head_dim) weight, the same count)
+};
 
 /// One decoder layer: its attention and whether its MLP is a mixture of experts.
 struct LayerSpec {
   AttentionKind attention = AttentionKind::full;
-  std::int64_t window = 0;  ///< tokens kept by a sliding_window layer (the config's sliding_window); 0 otherwise
+  std::int64_t window = 0;  ///< tokens kept by a sliding_window layer (the config's sliding_window), the chunk of a
+                            ///< chunked layer; 0 otherwise
   bool moe = false;         ///< true: routed experts (+ shared experts); false: one dense MLP of intermediate_size
 };
 
@@ -44,6 +68,7 @@ struct ModelConfig {
   std::string name;          ///< file stem or what the caller named it ("llama-3.1-8b")
   std::string model_type;    ///< "model_type" (the family: llama, mistral, mixtral, qwen3, gemma3_text, gpt_oss, deepseek_v3, ...)
   std::string source;        ///< "_source" when present (where the numbers were copied from), else ""
+  std::string follows;       ///< the modelling code the family's rule follows (Family::follows)
 
   // --- the dense trunk ----------------------------------------------------------------
   std::int64_t hidden_size = 0;        ///< "hidden_size" (d_model)
@@ -59,7 +84,11 @@ struct ModelConfig {
   std::int64_t vocab_size = 0;         ///< "vocab_size"
   std::int64_t max_position_embeddings = 0;  ///< "max_position_embeddings" (informational; 0 if absent)
   bool tie_word_embeddings = false;    ///< "tie_word_embeddings": the LM head reuses the input embedding matrix
+  std::int64_t position_embeddings = 0;  ///< rows of a learned absolute position table (GPT-2 "n_positions"); 0: none
+                                          ///< (rotary, ALiBi or no positions add no parameters)
   bool gated_mlp = true;               ///< SwiGLU / GeGLU: gate, up and down (3 matrices); false: up and down (2)
+  bool parallel_block = false;         ///< attention and MLP read the same normed input and add to the residual
+                                       ///< together (GPT-J, Falcon, Phi-1/2, Cohere): no parameters of its own
 
   // --- biases and norms (set from the family; config keys where the family has one) --
   bool qkv_bias = false;      ///< q/k/v projections carry a bias ("attention_bias"; Qwen2 always; gpt-oss: true)
@@ -67,17 +96,22 @@ struct ModelConfig {
   bool mlp_bias = false;      ///< dense MLP / expert projections carry biases ("mlp_bias"; gpt-oss experts: true)
   bool router_bias = false;   ///< the router has one bias per expert (gpt-oss router bias; DeepSeek-V3
                               ///< e_score_correction_bias)
+  bool lm_head_bias = false;  ///< the LM head carries a bias of vocab_size (Phi-1/2, GPT-J, PhiMoE)
   bool attention_sinks = false;  ///< one learned sink logit per query head per layer (gpt-oss)
-  std::int64_t norms_per_layer = 2;  ///< RMSNorms of hidden_size per layer: 2 (pre-attention, pre-MLP); Gemma 2/3: 4
-                                     ///< (pre and post around both); one more of hidden_size after the last layer
-  bool qk_norm = false;       ///< RMSNorm of head_dim on queries and on keys (Qwen3, Gemma 3): 2 * head_dim per layer
-  bool norm_bias = false;     ///< LayerNorm with a bias (2 * width per norm) instead of RMSNorm (width per norm)
+  NormKind norm = NormKind::rms;     ///< the kind of every norm of hidden_size (and of the q/k and MLA latent norms)
+  std::int64_t norms_per_layer = 2;  ///< norms of hidden_size per layer: 2 (pre-attention, pre-MLP); 1 (a parallel block
+                                     ///< with one norm); 4 (Gemma 2/3, GLM-4: pre and post around both)
+  bool final_norm = true;     ///< one more norm of hidden_size after the last layer
+  QkNorm qk_norm = QkNorm::none;
 
   // --- mixture of experts (num_experts == 0: dense model) ----------------------------
   std::int64_t num_experts = 0;            ///< routed experts: "num_local_experts" (Mixtral, gpt-oss),
                                            ///< "n_routed_experts" (DeepSeek), "num_experts" (Qwen3-MoE)
   std::int64_t experts_per_token = 0;      ///< "num_experts_per_tok" (top-k)
   std::int64_t num_shared_experts = 0;     ///< "n_shared_experts" (DeepSeek): always-active experts
+  std::int64_t shared_expert_intermediate_size = 0;  ///< each shared expert's inner width (Qwen2-MoE
+                                                     ///< "shared_expert_intermediate_size"); 0: moe_intermediate_size
+  bool shared_expert_gate = false;         ///< a hidden_size -> 1 sigmoid gate on the shared expert (Qwen2-MoE)
   std::int64_t moe_intermediate_size = 0;  ///< "moe_intermediate_size"; default intermediate_size
   std::int64_t first_dense_layers = 0;     ///< "first_k_dense_replace" (DeepSeek: 3): leading layers with a dense MLP
 
@@ -87,6 +121,10 @@ struct ModelConfig {
   std::int64_t qk_rope_head_dim = 0;  ///< "qk_rope_head_dim" (d_h^R): the decoupled RoPE key, cached, shared by heads
   std::int64_t qk_nope_head_dim = 0;  ///< "qk_nope_head_dim": per-head query/key width without RoPE
   std::int64_t v_head_dim = 0;        ///< "v_head_dim": per-head value width
+
+  // --- a vision tower, reported apart (multimodal checkpoints; 0: none described) -------
+  double vision_params = 0;    ///< the vision encoder and the projector into the text model, counted by vision.cpp
+  std::string vision_model;    ///< "siglip_vision_model", ... ("" when none)
 
   /// One entry per layer, num_layers entries: attention kind (and window) and dense or MoE MLP.
   /// From "layer_types" when present; else the family's rule (Gemma 3: every
