@@ -188,7 +188,7 @@ namespace {
 double stage_params(const b05::ModelConfig& cfg, const b05::ParamCount& pc, int stage, int pp, int tp) {
   const double h = double(cfg.hidden_size), vocab = double(cfg.vocab_size), L = double(cfg.num_layers);
   const double input_embedding = vocab * h;
-  const double final_norm = h * (cfg.norm_bias ? 2.0 : 1.0);
+  const double final_norm = cfg.final_norm ? h * b05::params_per_width(cfg.norm) : 0.0;
   const double split_per_layer = (pc.attention + pc.mlp) / L;  // divided by TP
   const double norms_per_layer = (pc.norms - final_norm) / L;  // replicated on every TP rank
   double split = split_per_layer * L / pp;
