@@ -22,6 +22,15 @@ void rule_gemma3_text(const ConfigReader&, ModelConfig&);
 void rule_gpt_oss(const ConfigReader&, ModelConfig&);
 void rule_deepseek_v2(const ConfigReader&, ModelConfig&);
 void rule_deepseek_v3(const ConfigReader&, ModelConfig&);
+// families_qwen2_moe.cpp, families_llama4.cpp, families_granite.cpp, families_internlm2.cpp, families_exaone.cpp, families_glm.cpp
+void rule_qwen2_moe(const ConfigReader&, ModelConfig&);
+void rule_llama4(const ConfigReader&, ModelConfig&);
+void rule_granite(const ConfigReader&, ModelConfig&);
+void rule_granitemoe(const ConfigReader&, ModelConfig&);
+void rule_internlm2(const ConfigReader&, ModelConfig&);
+void rule_exaone(const ConfigReader&, ModelConfig&);
+void rule_glm(const ConfigReader&, ModelConfig&);
+void rule_glm4(const ConfigReader&, ModelConfig&);
 
 const std::vector<Family>& families() {
   static const std::vector<Family> table = {
@@ -38,6 +47,15 @@ const std::vector<Family>& families() {
       {"gpt_oss", rule_gpt_oss, "openai/gpt-oss gpt_oss/torch/model.py; transformers models/gpt_oss/modeling_gpt_oss.py"},
       {"deepseek_v2", rule_deepseek_v2, "transformers models/deepseek_v2/modeling_deepseek_v2.py"},
       {"deepseek_v3", rule_deepseek_v3, "transformers models/deepseek_v3/modeling_deepseek_v3.py"},
+      {"qwen2_moe", rule_qwen2_moe, "transformers models/qwen2_moe/modular_qwen2_moe.py"},
+      {"llama4", rule_llama4, "transformers models/llama4/modeling_llama4.py (its text_config)"},
+      {"llama4_text", rule_llama4, "transformers models/llama4/modeling_llama4.py (Llama4TextModel)"},
+      {"granite", rule_granite, "transformers models/granite/modeling_granite.py"},
+      {"granitemoe", rule_granitemoe, "transformers models/granitemoe/modeling_granitemoe.py"},
+      {"internlm2", rule_internlm2, "the model repository's modeling_internlm2.py (remote code)"},
+      {"exaone", rule_exaone, "the model repository's modeling_exaone.py (remote code; vLLM models/exaone.py ports it)"},
+      {"glm", rule_glm, "transformers models/glm/modular_glm.py"},
+      {"glm4", rule_glm4, "transformers models/glm4/modular_glm4.py"},
   };
   return table;
 }
