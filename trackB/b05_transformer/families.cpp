@@ -22,6 +22,21 @@ void rule_gemma3_text(const ConfigReader&, ModelConfig&);
 void rule_gpt_oss(const ConfigReader&, ModelConfig&);
 void rule_deepseek_v2(const ConfigReader&, ModelConfig&);
 void rule_deepseek_v3(const ConfigReader&, ModelConfig&);
+// families_gpt.cpp, families_phi.cpp, families_cohere.cpp, families_olmo.cpp, families_nemotron.cpp, families_dbrx.cpp
+void rule_gpt2(const ConfigReader&, ModelConfig&);
+void rule_gpt_neox(const ConfigReader&, ModelConfig&);
+void rule_gptj(const ConfigReader&, ModelConfig&);
+void rule_falcon(const ConfigReader&, ModelConfig&);
+void rule_starcoder2(const ConfigReader&, ModelConfig&);
+void rule_phi(const ConfigReader&, ModelConfig&);
+void rule_phi3(const ConfigReader&, ModelConfig&);
+void rule_phimoe(const ConfigReader&, ModelConfig&);
+void rule_cohere(const ConfigReader&, ModelConfig&);
+void rule_cohere2(const ConfigReader&, ModelConfig&);
+void rule_olmo(const ConfigReader&, ModelConfig&);
+void rule_olmo2(const ConfigReader&, ModelConfig&);
+void rule_nemotron(const ConfigReader&, ModelConfig&);
+void rule_dbrx(const ConfigReader&, ModelConfig&);
 // families_qwen2_moe.cpp, families_llama4.cpp, families_granite.cpp, families_internlm2.cpp, families_exaone.cpp, families_glm.cpp
 void rule_qwen2_moe(const ConfigReader&, ModelConfig&);
 void rule_llama4(const ConfigReader&, ModelConfig&);
@@ -47,6 +62,20 @@ const std::vector<Family>& families() {
       {"gpt_oss", rule_gpt_oss, "openai/gpt-oss gpt_oss/torch/model.py; transformers models/gpt_oss/modeling_gpt_oss.py"},
       {"deepseek_v2", rule_deepseek_v2, "transformers models/deepseek_v2/modeling_deepseek_v2.py"},
       {"deepseek_v3", rule_deepseek_v3, "transformers models/deepseek_v3/modeling_deepseek_v3.py"},
+      {"gpt2", rule_gpt2, "transformers models/gpt2/modeling_gpt2.py"},
+      {"gpt_neox", rule_gpt_neox, "transformers models/gpt_neox/modeling_gpt_neox.py"},
+      {"gptj", rule_gptj, "transformers models/gptj/modeling_gptj.py"},
+      {"falcon", rule_falcon, "transformers models/falcon/modeling_falcon.py"},
+      {"starcoder2", rule_starcoder2, "transformers models/starcoder2/modeling_starcoder2.py"},
+      {"phi", rule_phi, "transformers models/phi/modeling_phi.py"},
+      {"phi3", rule_phi3, "transformers models/phi3/modeling_phi3.py"},
+      {"phimoe", rule_phimoe, "transformers models/phimoe/modeling_phimoe.py"},
+      {"cohere", rule_cohere, "transformers models/cohere/modeling_cohere.py"},
+      {"cohere2", rule_cohere2, "transformers models/cohere2/modeling_cohere2.py"},
+      {"olmo", rule_olmo, "transformers models/olmo/modeling_olmo.py"},
+      {"olmo2", rule_olmo2, "transformers models/olmo2/modeling_olmo2.py"},
+      {"nemotron", rule_nemotron, "transformers models/nemotron/modeling_nemotron.py"},
+      {"dbrx", rule_dbrx, "transformers models/dbrx/modeling_dbrx.py"},
       {"qwen2_moe", rule_qwen2_moe, "transformers models/qwen2_moe/modular_qwen2_moe.py"},
       {"llama4", rule_llama4, "transformers models/llama4/modeling_llama4.py (its text_config)"},
       {"llama4_text", rule_llama4, "transformers models/llama4/modeling_llama4.py (Llama4TextModel)"},
