@@ -1,5 +1,6 @@
 #include "tutor/json_input.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -79,38 +80,31 @@ class BoundedBuilder {
   [[noreturn]] void fail(const std::string& key, const std::string& what) { throw InputError(source_, key, what); }
 
   /// The JSON pointer (without the leading '/') of the value being read; `pending`: the top
-  /// frame's next entry (not added yet) rather than its last one.
-  std::string pointer(bool pending) const {
-    std::string out;
-    for (std::size_t i = 0; i < frames_.size(); ++i) {
+  /// frame's next entry (not added yet) rather than its last one; `depth`: how many frames count.
+  std::string pointer(bool pending, std::size_t depth = std::string::npos) const {
+    std::vector<std::string> parts;
+    depth = std::min(depth, frames_.size());
+    for (std::size_t i = 0; i < depth; ++i) {
       const Frame& f = frames_[i];
       const bool top = i + 1 == frames_.size();
-      std::string part;
+      if (top && !pending && f.count == 0) break;
       if (f.container->is_object()) {
-        if (top && !pending && f.count == 0) break;
+        std::string part;
         for (const char ch : f.key) part += ch == '~' ? std::string("~0") : ch == '/' ? std::string("~1") : std::string(1, ch);
+        parts.push_back(printable(part, 48));
       } else {
-        const std::size_t index = top && pending ? f.count : (f.count == 0 ? 0 : f.count - 1);
-        if (top && !pending && f.count == 0) break;
-        part = std::to_string(index);
+        parts.push_back(std::to_string(top && pending ? f.count : f.count - 1));
       }
-      out += (out.empty() ? "" : "/") + printable(part);
-      if (out.size() > 200) return out.substr(0, 200) + "...";
     }
+    // A pointer 64 levels deep reads as its first four and last two steps.
+    if (parts.size() > 8) parts.erase(parts.begin() + 4, parts.end() - 2), parts.insert(parts.begin() + 4, "...");
+    std::string out;
+    for (const auto& part : parts) out += (out.empty() ? "" : "/") + part;
     return out;
   }
 
   /// The pointer of the innermost open container (for limits on the container itself).
-  std::string container_pointer() const {
-    std::string out;
-    for (std::size_t i = 0; i + 1 < frames_.size(); ++i) {
-      const Frame& f = frames_[i];
-      std::string part = f.container->is_object() ? f.key : std::to_string(f.count - 1);
-      out += (out.empty() ? "" : "/") + printable(part);
-      if (out.size() > 200) return out.substr(0, 200) + "...";
-    }
-    return out;
-  }
+  std::string container_pointer() const { return pointer(false, frames_.size() - 1); }
 
   json* insert(json&& v) {
     if (++values_ > limits_.max_values)

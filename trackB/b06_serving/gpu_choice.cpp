@@ -7,8 +7,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "tutor/atomic_file.hpp"
 #include "tutor/cli.hpp"
+#include "tutor/json_input.hpp"
+#include "tutor/number_option.hpp"
 #include "tutor/hardware.hpp"
 
 namespace tutor::b06 {
@@ -16,36 +17,39 @@ namespace {
 
 using nlohmann::json;
 
+/// The range a GPU file's number must fall in: above zero and below a bound no GPU comes near
+/// (the largest HBM today is under 300 GB, bandwidths under 10 TB/s, dense rates under 10
+/// PFLOP/s), so that a typo or a hostile 1e300 is refused here instead of printing inf or a
+/// negative pool.
+NumberRange gpu_field_range(const char* field) {
+  const std::string f = field;
+  if (f == "memory_GB") return {0, 1e5, true};
+  return {0, 1e7, true};  // GB/s and TFLOP/s
+}
+
 /// A field of a GPU JSON file: a number, or {"value": number, "source": "..."} like the table.
 /// Absent and not required: NaN.
 double gpu_field(const json& j, const std::string& path, const char* field, std::string* source, bool required) {
   if (!j.contains(field)) {
-    if (required) throw UsageError(fmt::format("--gpu: {}: field '{}' missing", path, field));
+    if (required) throw UsageError(fmt::format("--gpu: {}: {}: missing", path, field));
     return std::numeric_limits<double>::quiet_NaN();
   }
   const json& v = j.at(field);
   const json& num = v.is_object() && v.contains("value") ? v.at("value") : v;
-  if (!num.is_number() || !(num.get<double>() > 0) || !std::isfinite(num.get<double>()))
-    throw UsageError(fmt::format("--gpu: {}: field '{}' must be a number > 0", path, field));
+  const NumberRange range = gpu_field_range(field);
+  if (!num.is_number())
+    throw UsageError(fmt::format("--gpu: {}: {}: must be a number in {}", path, field, range.text()));
+  if (!range.contains(num.get<double>()))
+    throw UsageError(fmt::format("--gpu: {}: {}: {:g} is not in {}", path, field, num.get<double>(), range.text()));
   if (v.is_object() && v.contains("source") && !v.at("source").is_string())
-    throw UsageError(fmt::format("--gpu: {}: field '{}': source must be a string", path, field));
+    throw UsageError(fmt::format("--gpu: {}: {}/source: must be a string", path, field));
   *source = v.is_object() && v.contains("source") ? v.at("source").get<std::string>() : path;
   return num.get<double>();
 }
 
-GpuChoice from_file(const std::string& path) {
-  std::string text;
-  try {
-    text = read_text_file(path, std::size_t(1) << 20);
-  } catch (const std::runtime_error& e) {
-    throw UsageError(fmt::format("--gpu: {}: {}", path, e.what()));
-  }
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::exception&) {
-    throw UsageError(fmt::format("--gpu: {}: not valid JSON", path));
-  }
+}  // namespace
+
+GpuChoice gpu_from_json(const json& j, const std::string& path) {
   if (!j.is_object()) throw UsageError(fmt::format("--gpu: {}: not a JSON object", path));
   GpuChoice g;
   g.key = path;
@@ -59,6 +63,20 @@ GpuChoice from_file(const std::string& path) {
   if (j.contains("interconnect") && j["interconnect"].is_string()) g.interconnect = j["interconnect"].get<std::string>();
   g.memory = {memory_GB * 1e9, false, fmt::format("{} GB x 1e9 B from {}", memory_GB, memory_source)};
   return g;
+}
+
+namespace {
+
+/// A GPU file is a handful of numbers: 1 MiB is generous, and the JSON reader bounds nesting,
+/// list lengths and numbers (tutor/json_input.hpp).
+GpuChoice from_file(const std::string& path) {
+  nlohmann::json j;
+  try {
+    j = read_json_file(path, {.max_bytes = std::size_t(1) << 20});
+  } catch (const InputError& e) {
+    throw UsageError("--gpu: " + std::string(e.what()));
+  }
+  return gpu_from_json(j, path);
 }
 
 GpuChoice from_table(const std::string& name) {
@@ -89,7 +107,7 @@ json number_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr
 
 GpuChoice choose_gpu(const std::string& name, double memory_override_gib) {
   GpuChoice g = name.size() > 5 && name.ends_with(".json") ? from_file(name) : from_table(name);
-  if (memory_override_gib > 0)
+  if (memory_override_gib > 0)  // the option checks its own range
     g.memory = {memory_override_gib * kGiB, true, fmt::format("--gpu-memory-gib {}", memory_override_gib)};
   return g;
 }

@@ -32,6 +32,11 @@ struct GpuChoice {
 /// table's keys; a file names the field that is wrong).
 GpuChoice choose_gpu(const std::string& name, double memory_override_gib = 0);
 
+/// The GPU a parsed GPU file describes (`path` names it in messages and is its key): the
+/// fields choose_gpu reads, each checked for range ((0, 1e5] GB of memory, (0, 1e7] GB/s and
+/// TFLOP/s). Throws UsageError starting with "--gpu: <path>: <field>:".
+GpuChoice gpu_from_json(const nlohmann::json& j, const std::string& path);
+
 /// {"key", "name", "memory": to_json(GpuMemory), "hbm_bandwidth_GBps", "bf16_TFLOPs",
 /// "fp8_TFLOPs", "interconnect", "interconnect_GBps", "sources": {one per number}};
 /// unknown numbers are null.
