@@ -31,6 +31,7 @@
 #include "spec_decode.hpp"
 #include "step_cost.hpp"
 #include "tutor/cli.hpp"
+#include "tutor/number_option.hpp"
 #include "tutor/output.hpp"
 #include "tutor/report.hpp"
 #include "workload.hpp"
@@ -66,18 +67,27 @@ struct KvOptions {
   std::string gpu, weight_dtype = "bf16", kv_dtype = "bf16";
   int gpus = 1, tp = 0, block_size = kDefaultBlockSize;
   double memory_utilization = kDefaultMemoryUtilization;
-  double activation_reserve_gib = kDefaultActivationReserveGiB, non_torch_gib = kDefaultNonTorchGiB;
+  double activation_reserve_gib = 0, non_torch_gib = 0, cuda_graph_gib = kDefaultCudaGraphGiB;
   double gpu_memory_gib = 0;
   std::int64_t context = 0;  ///< 0 = the model's max_position_embeddings
+  std::int64_t max_num_batched_tokens = 0, max_num_seqs = 0;  ///< kv only; 0 = the engine's default for the GPU
   // Which of the options with a "not given" default the user gave (a given 0 is an error).
-  bool context_given = false, tp_given = false, gpu_memory_given = false;
+  bool context_given = false, tp_given = false, gpu_memory_given = false, activation_given = false,
+       non_torch_given = false;
 
   void mark_given(const CLI::App* app) {
     context_given = app->count("--context") > 0;
     tp_given = app->count("--tp") > 0;
     gpu_memory_given = app->count("--gpu-memory-gib") > 0;
+    activation_given = app->count("--activation-reserve-gib") > 0;
+    non_torch_given = app->count("--non-torch-gib") > 0;
   }
 };
+
+/// Upper bounds of the kv options: far above any GPU (GiB) or engine setting, low enough that
+/// every derived quantity stays a finite, printable number.
+constexpr double kMaxGiB = 4096;
+constexpr std::int64_t kMaxTokens = std::int64_t(1) << 30;
 
 void add_kv_options(CLI::App* app, KvOptions& o) {
   app->add_option("--model", o.model.model, "shipped model: the file stem of a config under data/models/ "
@@ -86,25 +96,48 @@ void add_kv_options(CLI::App* app, KvOptions& o) {
   app->add_option("--gpu", o.gpu, "GPU of common's table (h100, h200, a100-80gb, mi300x, ...) or a .json file "
                                   "with the table's fields (name, memory_GB, hbm_bandwidth_GBps, bf16_TFLOPs)")
       ->required();
-  app->add_option("--gpus", o.gpus, "GPUs in the node (>= 1; a multiple of --tp)")->check(decimal_integer());
-  app->add_option("--tp", o.tp, "tensor-parallel degree (>= 1; default: --gpus)")->check(decimal_integer());
+  app->add_option("--gpus", o.gpus, "GPUs in the node (1 .. 1024; a multiple of --tp)")->check(integer_in(1, 1024));
+  app->add_option("--tp", o.tp, "tensor-parallel degree (1 .. 1024; default: --gpus)")->check(integer_in(1, 1024));
   app->add_option("--weight-dtype", o.weight_dtype, "weight storage type: " + b05::known_dtypes() + " (default bf16)");
   app->add_option("--kv-dtype", o.kv_dtype, "KV-cache storage type: " + b05::known_dtypes() + " (default bf16)");
   app->add_option("--memory-utilization", o.memory_utilization,
                   "fraction of each GPU's total memory the engine may use, in (0, 1] (vLLM "
-                  "--gpu-memory-utilization, default 0.9)")->check(finite_number());
+                  "--gpu-memory-utilization, default 0.9)")
+      ->check(number_in(NumberRange{0, 1, true}));
   app->add_option("--activation-reserve-gib", o.activation_reserve_gib,
-                  "peak activation memory of the engine's profiling pass, GiB per GPU (>= 0; default 1.26, "
-                  "vLLM's log for Llama-3-8B on one H100)")->check(finite_number());
+                  "peak activation memory of the engine's profiling pass, GiB per GPU, in [0, 4096] (default: "
+                  "modelled from the layer shapes, --max-num-batched-tokens and --max-num-seqs; vLLM logs it as "
+                  "'PyTorch activation peak memory' or 'peak activation')")
+      ->check(number_in(0, kMaxGiB));
   app->add_option("--non-torch-gib", o.non_torch_gib,
-                  "memory outside the tensor allocator (CUDA context, NCCL), GiB per GPU (>= 0; default 1.79, "
-                  "same log)")->check(finite_number());
+                  "memory outside the tensor allocator that the engine's profile counts (NCCL, all-reduce buffers), "
+                  "GiB per GPU, in [0, 4096] (default 0.13 at TP=1, 0.55 at TP>1: vLLM V1 logs on H100s)")
+      ->check(number_in(0, kMaxGiB));
+  app->add_option("--cuda-graph-gib", o.cuda_graph_gib,
+                  "CUDA-graph memory the engine subtracts before sizing the pool, GiB per GPU, in [0, 4096] (default 0: "
+                  "vLLM before v0.21 captures graphs after sizing it; from v0.21 give its 'Estimated CUDA graph memory')")
+      ->check(number_in(0, kMaxGiB));
   app->add_option("--gpu-memory-gib", o.gpu_memory_gib,
-                  "total memory of one GPU as the runtime reports it, GiB (> 0; overrides the table)")->check(finite_number());
-  app->add_option("--block-size", o.block_size, "tokens per KV page (1 .. 4096; vLLM default 16)")->check(decimal_integer())
-      ->check(CLI::Range(1, 4096));
-  app->add_option("--context", o.context, "tokens per sequence, prompt + output (>= 1; default: the model's "
-                                          "max_position_embeddings)")->check(decimal_integer())->check(CLI::Range(1, 1 << 30));
+                  "total memory of one GPU as the runtime reports it, GiB, in (0, 4096] (overrides the table)")
+      ->check(number_in(NumberRange{0, kMaxGiB, true}));
+  app->add_option("--block-size", o.block_size, "tokens per KV page (1 .. 4096; vLLM default 16)")
+      ->check(integer_in(1, 4096));
+  app->add_option("--context", o.context, "tokens per sequence, prompt + output (1 .. 1073741824; default: the model's "
+                                          "max_position_embeddings)")
+      ->check(integer_in(1, kMaxTokens));
+}
+
+/// The profiling pass's batch limits: kv only (batch has its own --max-num-seqs and --max-batch-tokens).
+void add_profile_options(CLI::App* app, KvOptions& o) {
+  app->add_option("--max-num-batched-tokens", o.max_num_batched_tokens,
+                  "tokens of the engine's profiling forward pass (1 .. 1073741824; default as vLLM V1 `vllm serve`: "
+                  "8192 on a GPU of >= 70 GiB that is not an A100, else 2048; V0 without chunked prefill used "
+                  "max_model_len)")
+      ->check(integer_in(1, kMaxTokens));
+  app->add_option("--max-num-seqs", o.max_num_seqs,
+                  "sequences of the profiling pass's sampler (1 .. 1048576; default as vLLM V1: 1024 on a GPU of "
+                  ">= 70 GiB that is not an A100, else 256; V0: 256)")
+      ->check(integer_in(1, 1 << 20));
 }
 
 struct KvSetup {
@@ -123,12 +156,11 @@ KvSetup plan_from_options(KvOptions o) {
     throw UsageError(fmt::format("--context: must be >= 1 token, got {}", o.context));
   if (!(o.memory_utilization > 0 && o.memory_utilization <= 1))
     throw UsageError(fmt::format("--memory-utilization: must be in (0, 1], got {}", o.memory_utilization));
-  if (!(o.activation_reserve_gib >= 0 && std::isfinite(o.activation_reserve_gib)))
-    throw UsageError(fmt::format("--activation-reserve-gib: must be a finite number >= 0, got {}", o.activation_reserve_gib));
-  if (!(o.non_torch_gib >= 0 && std::isfinite(o.non_torch_gib)))
-    throw UsageError(fmt::format("--non-torch-gib: must be a finite number >= 0, got {}", o.non_torch_gib));
-  if (o.gpu_memory_given && !(o.gpu_memory_gib > 0 && std::isfinite(o.gpu_memory_gib)))
-    throw UsageError(fmt::format("--gpu-memory-gib: must be a finite number > 0, got {}", o.gpu_memory_gib));
+  // The validators refused values out of range; these guard callers that fill KvOptions by hand.
+  require_in_range(o.activation_reserve_gib, NumberRange{0, kMaxGiB}, "--activation-reserve-gib: GiB");
+  require_in_range(o.non_torch_gib, NumberRange{0, kMaxGiB}, "--non-torch-gib: GiB");
+  require_in_range(o.cuda_graph_gib, NumberRange{0, kMaxGiB}, "--cuda-graph-gib: GiB");
+  if (o.gpu_memory_given) require_in_range(o.gpu_memory_gib, NumberRange{0, kMaxGiB, true}, "--gpu-memory-gib: GiB");
   KvSetup s;
   s.request.weight_bytes_per_param = dtype_or_throw("--weight-dtype", o.weight_dtype);
   s.request.kv_bytes_per_element = dtype_or_throw("--kv-dtype", o.kv_dtype);
@@ -138,8 +170,12 @@ KvSetup plan_from_options(KvOptions o) {
   s.request.gpus = o.gpus;
   s.request.tp = o.tp;
   s.request.memory_utilization = o.memory_utilization;
-  s.request.activation_reserve_bytes = o.activation_reserve_gib * kGiB;
-  s.request.non_torch_bytes = o.non_torch_gib * kGiB;
+  if (o.activation_given) s.request.activation_reserve_bytes = o.activation_reserve_gib * kGiB;
+  if (o.non_torch_given) s.request.non_torch_bytes = o.non_torch_gib * kGiB;
+  s.request.cuda_graph_bytes = o.cuda_graph_gib * kGiB;
+  s.request.max_num_batched_tokens = o.max_num_batched_tokens;
+  s.request.max_num_seqs = o.max_num_seqs;
+  s.request.gpu_name = s.gpu.name;
   s.request.block_size = o.block_size;
   s.request.context = o.context;
   s.plan = as_usage([&] { return plan_kv(s.model, s.request); });
@@ -154,8 +190,12 @@ json kv_json(const KvSetup& s, const KvOptions& o) {
             {"gpu", to_json(s.gpu)},
             {"inputs", {{"gpus", s.request.gpus}, {"tp", s.request.tp}, {"weight_dtype", o.weight_dtype},
                         {"kv_dtype", o.kv_dtype}, {"memory_utilization", s.request.memory_utilization},
-                        {"activation_reserve_GiB", s.request.activation_reserve_bytes / kGiB},
-                        {"non_torch_GiB", s.request.non_torch_bytes / kGiB}, {"block_size", s.request.block_size},
+                        {"activation_reserve_GiB", s.plan.pool_inputs.activation_bytes / kGiB},
+                        {"activation_reserve_given", o.activation_given},
+                        {"non_torch_GiB", s.plan.pool_inputs.non_torch_bytes / kGiB},
+                        {"cuda_graph_GiB", s.request.cuda_graph_bytes / kGiB},
+                        {"max_num_batched_tokens", s.plan.scheduler.max_num_batched_tokens},
+                        {"max_num_seqs", s.plan.scheduler.max_num_seqs}, {"block_size", s.request.block_size},
                         {"context", s.plan.context}}}};
   j.update(to_json(s.plan));
   return j;
@@ -175,10 +215,24 @@ void print_kv(std::FILE* out, const KvSetup& s, const KvOptions& o) {
              gib(s.gpu.memory.total_bytes), s.request.memory_utilization);
   fmt::print(out, "  - weights    {:>12}  = {:.4g}B params x {:g} B ({}) / TP {}\n", gib(p.weight_bytes_per_gpu),
              b05::count_params(m).total / 1e9, s.request.weight_bytes_per_param, o.weight_dtype, s.request.tp);
-  fmt::print(out, "  - activation {:>12}  (peak of the engine's profiling forward pass)\n",
-             gib(s.request.activation_reserve_bytes));
-  fmt::print(out, "  - non-torch  {:>12}  (CUDA context, NCCL and other memory outside the allocator)\n",
-             gib(s.request.non_torch_bytes));
+  const ActivationPeak& a = p.activation;
+  if (p.activation_modelled)
+    fmt::print(out, "  - activation {:>12}  peak of the profiling pass (model): max(forward {} tokens x {} B = {}, "
+                    "hidden states {} + sampler {} seqs x {} vocab x {:g} B = {}); the {} binds\n",
+               gib(a.peak_bytes), group(a.max_num_batched_tokens), group(std::llround(a.forward_bytes_per_token)),
+               gib(a.forward_bytes), gib(a.hidden_bytes), group(a.max_num_seqs), group(m.vocab_size),
+               kSamplerBytesPerLogit, gib(a.hidden_bytes + a.sampler_bytes), a.binds);
+  else
+    fmt::print(out, "  - activation {:>12}  peak of the profiling pass (given; the model says {} at {} tokens, {} seqs)\n",
+               gib(p.pool_inputs.activation_bytes), gib(a.peak_bytes), group(a.max_num_batched_tokens),
+               group(a.max_num_seqs));
+  fmt::print(out, "  - non-torch  {:>12}  (NCCL and other memory outside the allocator; {})\n",
+             gib(p.pool_inputs.non_torch_bytes), p.non_torch_source);
+  fmt::print(out, "  - CUDA graph {:>12}  ({})\n", gib(p.pool_inputs.cuda_graph_bytes),
+             s.request.cuda_graph_bytes > 0 ? "given: vLLM >= v0.21 subtracts its estimate"
+                                            : "vLLM < v0.21 captures graphs after sizing the pool");
+  fmt::print(out, "  profiling pass: max_num_batched_tokens {}, max_num_seqs {} ({})\n",
+             group(p.scheduler.max_num_batched_tokens), group(p.scheduler.max_num_seqs), p.scheduler.why);
   if (p.pool.pool_bytes < 0)  // the weights do not leave room: say so, not a negative pool
     fmt::print(out, "  = KV pool    none: {} short of the budget ({:.2f} GB)\n", gib(-p.pool.pool_bytes),
                -p.pool.pool_bytes / 1e9);
@@ -189,11 +243,20 @@ void print_kv(std::FILE* out, const KvSetup& s, const KvOptions& o) {
              p.kv_heads_per_gpu == 1 ? "" : "s", m.is_mla() ? 1 : m.num_kv_heads, o.kv_dtype, s.request.block_size,
              group(std::llround(p.pool.block_bytes)));
   fmt::print(out, "  pages {}   tokens {}\n", group(p.pool.blocks), group(p.pool.tokens));
+  if (p.windowed)
+    fmt::print(out, "  KV per token: {} B allocated per page slot (every layer), {} B added per token once a sequence "
+                    "is past every window (full-attention layers only)\n",
+               group(std::llround(p.kv_bytes_per_token_per_gpu)),
+               group(std::llround(p.kv_bytes_per_token_growth_per_gpu)));
   fmt::print(out, "\nnode ({} GPU{})\n", s.request.gpus, s.request.gpus == 1 ? "" : "s");
   fmt::print(out, "  KV pool {} in all, {} tokens ({} replica{} x {} tokens)\n", gib(p.pool_bytes_total),
              group(p.tokens_total), p.replicas, p.replicas == 1 ? "" : "s", group(p.pool.tokens));
-  fmt::print(out, "  context {} tokens: {} pages per sequence -> max concurrent sequences {}\n", group(p.context),
-             group(p.blocks_per_sequence), group(p.max_sequences));
+  fmt::print(out, "  context {} tokens: {} pages per sequence -> max concurrent sequences {}{}\n", group(p.context),
+             group(p.blocks_per_sequence), group(p.max_sequences),
+             p.windowed ? fmt::format(" ({} tokens of context in all: windowed layers keep less than `tokens` "
+                                      "counts, so more tokens fit than the page count says)",
+                                      group(p.max_sequences * p.context))
+                        : "");
   fmt::print(out, "  binds: {}: {}\n", to_string(p.binds), p.binds_why);
   for (const auto& n : p.notes) fmt::print(out, "  note: {}\n", n);
   fmt::print(out, "\nformula: {}\nsource: {}\n", kKvPlanFormula, kKvPlanSource);
@@ -540,6 +603,7 @@ int run(int argc, char** argv) {
   auto* kv_cmd = app.add_subcommand("kv", "KV-cache planner: pool bytes, tokens, pages, max concurrent sequences "
                                           "and what binds (kind: model)");
   add_kv_options(kv_cmd, kv);
+  add_profile_options(kv_cmd, kv);
   Outputs kv_out(*kv_cmd);
 
   BatchOptions batch;

@@ -1,6 +1,7 @@
 #include "kv_planner.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <stdexcept>
 
@@ -53,16 +54,82 @@ KvPool size_kv_pool(const KvPoolInputs& in) {
   require(in.activation_bytes >= 0 && std::isfinite(in.activation_bytes),
           "--activation-reserve-gib: must be >= 0");
   require(in.non_torch_bytes >= 0 && std::isfinite(in.non_torch_bytes), "--non-torch-gib: must be >= 0");
+  require(in.cuda_graph_bytes >= 0 && std::isfinite(in.cuda_graph_bytes), "--cuda-graph-gib: must be >= 0");
   require(in.kv_bytes_per_token > 0, "kv bytes per token: must be > 0");
   require(in.block_size >= 1, fmt::format("--block-size: must be >= 1 token, got {}", in.block_size));
   KvPool p;
   p.budget_bytes = in.total_memory_bytes * in.memory_utilization;
-  p.pool_bytes = p.budget_bytes - in.weight_bytes - in.activation_bytes - in.non_torch_bytes;
+  p.pool_bytes = p.budget_bytes - in.weight_bytes - in.activation_bytes - in.non_torch_bytes - in.cuda_graph_bytes;
   p.block_bytes = double(in.block_size) * in.kv_bytes_per_token;
   // vLLM: num_gpu_blocks = max(int(available_kv_cache_memory // cache_block_size), 0)
   p.blocks = p.pool_bytes > 0 ? static_cast<std::int64_t>(std::floor(p.pool_bytes / p.block_bytes)) : 0;
   p.tokens = p.blocks * in.block_size;
   return p;
+}
+
+SchedulerLimits scheduler_defaults(const GpuMemory& memory, const std::string& gpu_name) {
+  std::string lower = gpu_name;
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const bool large = memory.total_bytes >= 70 * kGiB && lower.find("a100") == std::string::npos;
+  if (large)
+    return {8192, 1024,
+            fmt::format("vLLM V1 `vllm serve` default for a GPU of >= 70 GiB that is not an A100 ({:.2f} GiB): "
+                        "max_num_batched_tokens 8192, max_num_seqs 1024 (vllm/engine/arg_utils.py)",
+                        memory.total_bytes / kGiB)};
+  return {2048, 256,
+          fmt::format("vLLM V1 `vllm serve` default for a GPU below 70 GiB or an A100 ({:.2f} GiB): "
+                      "max_num_batched_tokens 2048, max_num_seqs 256 (vllm/engine/arg_utils.py)",
+                      memory.total_bytes / kGiB)};
+}
+
+ActivationPeak activation_peak(const b05::ModelConfig& m, int tp, std::int64_t max_num_batched_tokens,
+                               std::int64_t max_num_seqs) {
+  require(max_num_batched_tokens >= 1,
+          fmt::format("--max-num-batched-tokens: must be >= 1 token, got {}", max_num_batched_tokens));
+  require(max_num_seqs >= 1, fmt::format("--max-num-seqs: must be >= 1, got {}", max_num_seqs));
+  require(tp >= 1, fmt::format("--tp: must be >= 1, got {}", tp));
+  constexpr double kActivationBytes = 2;  // bf16 activations
+  const double h = double(m.hidden_size);
+  const double t = double(tp);
+  // Attention stage: residual + normed input + this GPU's q, k, v + attention output + o output.
+  const double heads = double(m.num_heads) / t;
+  double attention = 0;
+  if (m.is_mla()) {
+    const double d_qk = double(m.qk_nope_head_dim + m.qk_rope_head_dim);
+    const double d_v = double(m.v_head_dim);
+    attention = 3 * h + heads * (2 * d_qk + 2 * d_v) + double(m.kv_lora_rank + m.qk_rope_head_dim);
+  } else {
+    const double kv_heads = std::max(1.0, std::floor(double(m.num_kv_heads) / t));
+    attention = 3 * h + (2 * heads + 2 * kv_heads) * double(m.head_dim);
+  }
+  // MLP stage: residual + normed input + gate/up + activation output + down output.
+  const double inner_factor = m.gated_mlp ? 3 : 2;
+  bool any_dense = false, any_moe = false;
+  for (const auto& l : m.layers) (l.moe ? any_moe : any_dense) = true;
+  if (m.layers.empty()) any_dense = true;
+  const double dense = 3 * h + inner_factor * double(m.intermediate_size) / t;
+  double moe = 0;
+  if (any_moe) {
+    const double i_moe = double(m.moe_intermediate_size > 0 ? m.moe_intermediate_size : m.intermediate_size);
+    const double i_shared = double(m.shared_expert_intermediate_size > 0 ? m.shared_expert_intermediate_size : i_moe);
+    moe = 3 * h + double(m.experts_per_token) * (inner_factor * i_moe / t + h) +
+          double(m.num_shared_experts) * inner_factor * i_shared / t + double(m.num_experts);
+  }
+  ActivationPeak a;
+  a.max_num_batched_tokens = max_num_batched_tokens;
+  a.max_num_seqs = max_num_seqs;
+  double best = attention;
+  a.forward_stage = "attention";
+  if (any_dense && dense > best) best = dense, a.forward_stage = "mlp";
+  if (any_moe && moe > best) best = moe, a.forward_stage = "moe";
+  a.forward_bytes_per_token = best * kActivationBytes;
+  a.forward_bytes = a.forward_bytes_per_token * double(max_num_batched_tokens);
+  a.hidden_bytes = double(max_num_batched_tokens) * h * kActivationBytes;
+  a.sampler_bytes = kSamplerBytesPerLogit * double(max_num_seqs) * double(m.vocab_size);
+  const double sampler_total = a.hidden_bytes + a.sampler_bytes;
+  a.binds = a.forward_bytes >= sampler_total ? "forward" : "sampler";
+  a.peak_bytes = std::max(a.forward_bytes, sampler_total);
+  return a;
 }
 
 const char* to_string(Binding b) {
@@ -129,9 +196,34 @@ KvPlan plan_kv(const b05::ModelConfig& model, const KvPlanRequest& r) {
   plan.kv_bytes_per_token_model = b05::kv_bytes_per_token_uncapped(model, r.kv_bytes_per_element);
   plan.kv_bytes_per_token_per_gpu = plan.kv_bytes_per_token_model * per_gpu_share;
 
-  plan.pool_inputs = {r.memory.total_bytes,        r.memory_utilization, plan.weight_bytes_per_gpu,
-                      r.activation_reserve_bytes, r.non_torch_bytes,    plan.kv_bytes_per_token_per_gpu,
-                      r.block_size};
+  // The profiling pass: its batch limits, its activation peak (modelled unless given), the
+  // non-torch memory (V1 logs' figure for this TP unless given) and the CUDA-graph estimate.
+  plan.scheduler = scheduler_defaults(r.memory, r.gpu_name);
+  if (r.max_num_batched_tokens > 0) {
+    plan.scheduler.max_num_batched_tokens = r.max_num_batched_tokens;
+    plan.scheduler.why = "given";
+  }
+  if (r.max_num_seqs > 0) {
+    plan.scheduler.max_num_seqs = r.max_num_seqs;
+    plan.scheduler.why = r.max_num_batched_tokens > 0 ? "given" : plan.scheduler.why + "; max_num_seqs given";
+  } else if (r.max_num_batched_tokens > 0) {
+    plan.scheduler.why = "max_num_batched_tokens given; max_num_seqs the engine default";
+  }
+  // vLLM caps the sequences of a step at its tokens (max_num_seqs = min(default, max_num_batched_tokens)).
+  plan.scheduler.max_num_seqs = std::min(plan.scheduler.max_num_seqs, plan.scheduler.max_num_batched_tokens);
+  plan.activation = activation_peak(model, r.tp, plan.scheduler.max_num_batched_tokens, plan.scheduler.max_num_seqs);
+  plan.activation_modelled = !r.activation_reserve_bytes.has_value();
+  const double activation = plan.activation_modelled ? plan.activation.peak_bytes : *r.activation_reserve_bytes;
+  double non_torch = 0;
+  if (r.non_torch_bytes) {
+    non_torch = *r.non_torch_bytes;
+    plan.non_torch_source = "given";
+  } else {
+    non_torch = (r.tp > 1 ? kDefaultNonTorchGiBTensorParallel : kDefaultNonTorchGiBSingleGpu) * kGiB;
+    plan.non_torch_source = r.tp > 1 ? "vLLM V1 log at TP=2 (0.55 GiB)" : "vLLM V1 logs at TP=1 (0.13 GiB)";
+  }
+  plan.pool_inputs = {r.memory.total_bytes, r.memory_utilization, plan.weight_bytes_per_gpu, activation, non_torch,
+                      r.cuda_graph_bytes,   plan.kv_bytes_per_token_per_gpu, r.block_size};
   plan.pool = size_kv_pool(plan.pool_inputs);
   plan.pool_bytes_total = std::max(0.0, plan.pool.pool_bytes) * r.gpus;
   plan.tokens_total = plan.pool.tokens * plan.replicas;
@@ -139,17 +231,19 @@ KvPlan plan_kv(const b05::ModelConfig& model, const KvPlanRequest& r) {
   // One sequence: window-capped (a sliding-window layer keeps min(context, window) tokens),
   // rounded up to whole pages.
   plan.sequence_bytes_per_gpu = b05::kv_bytes_for_context(model, r.kv_bytes_per_element, plan.context) * per_gpu_share;
+  plan.kv_bytes_per_token_growth_per_gpu = b05::kv_bytes_per_token_full(model, r.kv_bytes_per_element) * per_gpu_share;
   plan.blocks_per_sequence =
       static_cast<std::int64_t>(std::ceil(plan.sequence_bytes_per_gpu / plan.pool.block_bytes - 1e-12));
-  bool windowed = false;
-  for (const auto& l : model.layers) windowed |= l.attention == b05::AttentionKind::sliding_window;
-  if (windowed)
+  for (const auto& l : model.layers)
+    plan.windowed |= l.attention == b05::AttentionKind::sliding_window || l.attention == b05::AttentionKind::chunked;
+  if (plan.windowed)
     plan.notes.push_back(
-        "sliding-window layers keep at most their window per sequence: a sequence's pages are its window-capped KV "
-        "bytes over the page size (an allocator that frees out-of-window pages, as vLLM's hybrid KV cache manager "
-        "does); tokens counts a page as block_size tokens of every layer");
+        "windowed layers (sliding or chunked attention) keep at most their window per sequence: a sequence's pages "
+        "are its window-capped KV bytes over the page size (an allocator that frees out-of-window pages, as vLLM's "
+        "hybrid KV cache manager does); `tokens` counts a page as block_size tokens of every layer, so the pool "
+        "holds more tokens of long sequences than `tokens` says: read the sequence count");
 
-  const double reserves = plan.weight_bytes_per_gpu + r.activation_reserve_bytes + r.non_torch_bytes;
+  const double reserves = plan.weight_bytes_per_gpu + activation + non_torch + r.cuda_graph_bytes;
   if (model.max_position_embeddings > 0 && plan.context > model.max_position_embeddings) {
     plan.binds = Binding::context_length;
     plan.max_sequences = 0;
@@ -159,9 +253,9 @@ KvPlan plan_kv(const b05::ModelConfig& model, const KvPlanRequest& r) {
     plan.binds = Binding::weights;
     plan.max_sequences = 0;
     plan.binds_why = fmt::format(
-        "weights {:.2f} GiB + activation {:.2f} GiB + non-torch {:.2f} GiB per GPU = {:.2f} GiB leave no room in "
-        "the {:.2f} GiB budget (vLLM: 'No available memory for the cache blocks')",
-        plan.weight_bytes_per_gpu / kGiB, r.activation_reserve_bytes / kGiB, r.non_torch_bytes / kGiB,
+        "weights {:.2f} GiB + activation {:.2f} GiB + non-torch {:.2f} GiB + CUDA graphs {:.2f} GiB per GPU = {:.2f} "
+        "GiB leave no room in the {:.2f} GiB budget (vLLM: 'No available memory for the cache blocks')",
+        plan.weight_bytes_per_gpu / kGiB, activation / kGiB, non_torch / kGiB, r.cuda_graph_bytes / kGiB,
         reserves / kGiB, plan.pool.budget_bytes / kGiB);
   } else {
     plan.binds = Binding::kv_pool;
@@ -177,9 +271,9 @@ KvPlan plan_kv(const b05::ModelConfig& model, const KvPlanRequest& r) {
                                    plan.pool.blocks, plan.blocks_per_sequence, plan.max_sequences / plan.replicas,
                                    plan.replicas);
   }
-  if (plan.max_sequences > 256)
-    plan.notes.push_back("the scheduler also caps running sequences: vLLM --max-num-seqs, 256 by default in "
-                         "EngineArgs (vllm/engine/arg_utils.py)");
+  if (plan.max_sequences > plan.scheduler.max_num_seqs)
+    plan.notes.push_back(fmt::format("the scheduler also caps running sequences: vLLM --max-num-seqs, {} here ({})",
+                                     plan.scheduler.max_num_seqs, plan.scheduler.why));
   return plan;
 }
 
@@ -194,7 +288,9 @@ nlohmann::json to_json(const KvPlan& p) {
       {"per_gpu",
        {{"total_memory_bytes", in.total_memory_bytes}, {"memory_utilization", in.memory_utilization},
         {"budget_bytes", p.pool.budget_bytes}, {"weight_bytes", in.weight_bytes},
-        {"activation_bytes", in.activation_bytes}, {"non_torch_bytes", in.non_torch_bytes},
+        {"activation_bytes", in.activation_bytes}, {"activation_modelled", p.activation_modelled},
+        {"non_torch_bytes", in.non_torch_bytes}, {"non_torch_source", p.non_torch_source},
+        {"cuda_graph_bytes", in.cuda_graph_bytes},
         {"kv_pool_bytes", p.pool.pool_bytes}, {"kv_pool_GiB", p.pool.pool_bytes / kGiB},
         {"kv_heads", p.kv_heads_per_gpu}, {"kv_bytes_per_token", p.kv_bytes_per_token_per_gpu},
         {"block_size", in.block_size}, {"block_bytes", p.pool.block_bytes}, {"blocks", p.pool.blocks},
@@ -203,8 +299,17 @@ nlohmann::json to_json(const KvPlan& p) {
        {{"replicas", p.replicas}, {"kv_pool_bytes", p.pool_bytes_total}, {"tokens", p.tokens_total},
         {"weight_bytes", p.weight_bytes_total}, {"kv_bytes_per_token_model", p.kv_bytes_per_token_model},
         {"kv_heads_replicated", p.kv_heads_replicated}}},
+      {"profile",
+       {{"max_num_batched_tokens", p.scheduler.max_num_batched_tokens}, {"max_num_seqs", p.scheduler.max_num_seqs},
+        {"scheduler_source", p.scheduler.why}, {"forward_bytes_per_token", p.activation.forward_bytes_per_token},
+        {"forward_stage", p.activation.forward_stage}, {"forward_bytes", p.activation.forward_bytes},
+        {"hidden_bytes", p.activation.hidden_bytes}, {"sampler_bytes", p.activation.sampler_bytes},
+        {"activation_peak_bytes", p.activation.peak_bytes}, {"activation_binds", p.activation.binds},
+        {"sampler_bytes_per_logit", kSamplerBytesPerLogit}}},
       {"sequence",
-       {{"context", p.context}, {"max_position_embeddings", p.max_position_embeddings},
+       {{"context", p.context}, {"windowed", p.windowed},
+        {"kv_bytes_per_token_allocated_per_gpu", p.kv_bytes_per_token_per_gpu},
+        {"kv_bytes_per_token_growth_per_gpu", p.kv_bytes_per_token_growth_per_gpu}, {"max_position_embeddings", p.max_position_embeddings},
         {"kv_bytes_per_gpu", p.sequence_bytes_per_gpu}, {"blocks", p.blocks_per_sequence},
         {"max_concurrent_sequences", p.max_sequences},
         {"max_concurrent_sequences_per_replica", p.max_sequences / p.replicas}}},

@@ -3,27 +3,40 @@
 // tokens and pages, and how many sequences of a given context it holds. A model, not a
 // measurement: it reproduces the engine's arithmetic from the numbers its startup log prints.
 //
-// How vLLM sizes the pool (the engine modelled here), per GPU:
-//   budget       = total_gpu_memory * gpu_memory_utilization       (default 0.90)
-//   pool_bytes   = budget - weights - peak activation (profiling forward pass) - non-torch memory
+// How vLLM sizes the pool (the engine modelled here), per GPU, at start-up:
+//   budget       = total_gpu_memory * gpu_memory_utilization       (default 0.90; total = the runtime's
+//                  torch.cuda.mem_get_info()[1], not the datasheet's GB)
+//   pool_bytes   = budget - weights - activation peak of the profiling pass - non-torch memory
+//                  [- CUDA-graph estimate, vLLM >= v0.21]
 //   block_bytes  = block_size * num_layers * 2 * kv_heads_per_gpu * head_dim * kv_dtype_bytes
 //   num_gpu_blocks = floor(pool_bytes / block_bytes)               (block_size default 16 tokens)
-// Sources: vLLM, vllm/worker/worker.py, Worker.determine_num_available_blocks (v0.6.x):
-//   "available_kv_cache_memory = total_gpu_memory * gpu_memory_utilization - peak_memory",
-//   peak_memory = torch's peak allocation during profile_run() (weights + activations) plus
-//   non-torch allocations, num_gpu_blocks = int(available_kv_cache_memory // cache_block_size);
+// Sources, by engine version:
+//   V0 (v0.6.x), vllm/worker/worker.py, Worker.determine_num_available_blocks:
+//     "available_kv_cache_memory = total_gpu_memory * gpu_memory_utilization - peak_memory",
+//     peak_memory = torch's peak during profile_run() (weights + activations) plus non-torch allocations;
+//     v0.6.5 (pull 10511, "overhaul memory profiling") logs the three parts apart.
+//   V1 (v0.8 .. v0.20), vllm/v1/worker/gpu_worker.py, Worker.determine_available_memory: the same
+//     subtraction; CUDA graphs are captured after the pool is allocated (compile_or_warm_up_model), so
+//     their memory comes out of the 1 - utilization headroom, not the pool.
+//   V1 >= v0.21: the profile also captures graphs against a dummy KV cache and subtracts the estimate
+//     ("Estimated CUDA graph memory"; pull 30515 added it behind VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1,
+//     off, and v0.21.0 made it the default: its log says "CUDA graph memory profiling is enabled
+//     (default since v0.21.0)"). The planner's --cuda-graph-gib defaults to 0 (the logs it is checked
+//     against are V0 and V1 < v0.21); give the estimate line's value for v0.21 and later.
 // vllm/worker/cache_engine.py, CacheEngine.get_cache_block_size: num_layers * 2 (K and V) *
 //   block_size * num_kv_heads(per GPU) * head_size * dtype_size;
 // vllm/config.py, ModelConfig.get_num_kv_heads: max(1, total_num_kv_heads // tensor_parallel_size)
 //   ("we will replicate the KV heads in the case where the number of KV heads is smaller than
 //   the tensor parallel size so each GPU has at least one KV head"); MLA caches one latent
 //   per token on every rank (get_num_kv_heads returns 1 when use_mla);
-// vllm/engine/arg_utils.py, EngineArgs: block_size 16, gpu_memory_utilization 0.90;
+// vllm/engine/arg_utils.py, EngineArgs: block_size 16, gpu_memory_utilization 0.90, and the
+//   scheduler defaults of the profiling pass (scheduler_defaults below);
 // vLLM documentation, Engine Arguments (https://docs.vllm.ai/en/latest/models/engine_args.html),
 //   --gpu-memory-utilization: the fraction of GPU memory to be used for the model executor.
 //
 // Units: bytes everywhere; GiB = 2^30 bytes (vLLM logs GiB), GB = 1e9 bytes (datasheets).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,13 +53,32 @@ inline constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 inline constexpr double kDefaultMemoryUtilization = 0.90;
 inline constexpr int kDefaultBlockSize = 16;
 
-/// Default per-GPU reserves, from a vLLM startup log of Meta-Llama-3-8B (bf16) on one
-/// H100 80GB, TP=1 (https://github.com/vllm-project/vllm/pull/10511, comment of 2024-12-14):
-/// "PyTorch activation peak memory 1.26GiB", "non_torch_memory 1.79GiB". They grow with the
-/// profiled batch (max_num_batched_tokens) and with TP (non_torch was 3.58 GiB at TP=2 in the
-/// same comment): pass your engine's numbers with --activation-reserve-gib / --non-torch-gib.
+/// Fixed reserves of one V0 log (Meta-Llama-3-8B bf16 on one H100 80GB, TP=1, vLLM v0.6.5-dev,
+/// https://github.com/vllm-project/vllm/pull/10511, comment of 2024-12-14): "PyTorch activation
+/// peak memory 1.26GiB", "non_torch_memory 1.79GiB". C07 still passes these; B06's kv models the
+/// activation peak (activation_peak) and takes its non-torch default from V1 logs.
 inline constexpr double kDefaultActivationReserveGiB = 1.26;
 inline constexpr double kDefaultNonTorchGiB = 1.79;
+
+/// Non-torch memory the V1 profile measures (NCCL and custom all-reduce buffers, cuBLAS workspaces
+/// allocated outside torch after the baseline), per GPU: 0.13 GiB at TP=1 (Llama-3.1-8B, Qwen3-0.6B,
+/// gpt-oss-20b on one H100, vLLM V1) and 0.55 GiB at TP=2 (Llama-3.3-70B-FP8 on two H100s), from
+/// the logs tabulated in llm-d-benchmark, config_explorer/empirical-vllm-memory-results.md
+/// (https://github.com/llm-d/llm-d-benchmark/blob/main/config_explorer/empirical-vllm-memory-results.md).
+/// The CUDA context (about 0.6 GiB there) is in use before the profile's baseline and is not counted.
+inline constexpr double kDefaultNonTorchGiBSingleGpu = 0.13;
+inline constexpr double kDefaultNonTorchGiBTensorParallel = 0.55;
+
+/// The sampler part of the V1 profiling pass (GPUModelRunner._dummy_sampler_run on max_num_seqs rows
+/// of logits over the whole vocabulary: the fp32 logits and the sampler's top-k/top-p sort, softmax
+/// and log-softmax working set), in bytes per (row x vocab entry). Fitted, not derived: four V1 logs
+/// on one H100 at max_num_seqs 1024 (same llm-d-benchmark page) give (activation peak - the kept
+/// hidden states) / (1024 x vocab) = 38.4 (Llama-3.1-8B, 4.76 GiB), 38.3 (Qwen3-0.6B, 5.56 GiB),
+/// 38.4 (Qwen3-32B, 5.64 GiB), 38.3 (gpt-oss-20b, 7.38 GiB): about 9.6 fp32 copies of the logits.
+inline constexpr double kSamplerBytesPerLogit = 38.3;
+
+/// vLLM < v0.21 does not subtract CUDA-graph memory from the pool (see the header comment).
+inline constexpr double kDefaultCudaGraphGiB = 0;
 
 /// The total memory the engine budgets from: what torch.cuda.mem_get_info() returns as
 /// "total" (the runtime's figure), which is not the datasheet's decimal GB.
@@ -64,20 +96,64 @@ GpuMemory gpu_memory(const hw::GpuSpec& gpu);
 /// {"total_bytes", "total_GiB", "runtime_reported", "source"}.
 nlohmann::json to_json(const GpuMemory& memory);
 
+/// The scheduler limits vLLM's profiling pass runs at (vllm/engine/arg_utils.py,
+/// EngineArgs._set_default_args for `vllm serve`, V1 v0.8 and later): "if device_memory >= 70 *
+/// GiB_bytes and 'a100' not in device_name": max_num_batched_tokens 8192, max_num_seqs 1024; else
+/// 2048 and 256. (V0 without chunked prefill profiled max_num_batched_tokens = max_model_len and
+/// max_num_seqs 256: pass --max-num-batched-tokens and --max-num-seqs to match a V0 log.)
+struct SchedulerLimits {
+  std::int64_t max_num_batched_tokens = 0;
+  std::int64_t max_num_seqs = 0;
+  std::string why;
+};
+SchedulerLimits scheduler_defaults(const GpuMemory& memory, const std::string& gpu_name);
+
+/// The activation peak of vLLM's profiling pass on one GPU, modelled from the layer shapes:
+///   forward: the tensors live at once in the largest stage of one decoder layer, per token, times
+///     max_num_batched_tokens (the dummy forward's batch). Dense MLP (vllm/model_executor/models/
+///     llama.py, LlamaMLP: gate_up_proj, SiluAndMul, down_proj): residual h + normed input h +
+///     gate/up output 2i/TP + activation output i/TP + down output h (ungated: up i/TP + act i/TP);
+///     MoE (vllm/model_executor/layers/fused_moe/fused_moe.py, intermediate caches of M x top_k x
+///     2N, M x top_k x N and M x top_k x h): 3h + top_k (3 i_moe/TP + h) + shared experts + router
+///     logits; attention: residual + normed + q, k, v of this GPU's heads + attention output + o.
+///     At the activation dtype (bf16, 2 B).
+///   sampler: the dummy forward's hidden states (max_num_batched_tokens x h x 2 B) stay alive while
+///     the sampler runs on max_num_seqs rows of logits: kSamplerBytesPerLogit x max_num_seqs x vocab
+///     (the logits are gathered whole on every TP rank).
+///   peak = max(forward, hidden states + sampler).
+/// A model, checked against logs (tests): a long profiled batch makes the forward bind (Llama-3.1-8B
+/// at 20,000 tokens: 2.06 GiB, the log 2.07), many sequences make the sampler bind (1024 sequences
+/// on an H100: 4.75 GiB, the log 4.76).
+struct ActivationPeak {
+  std::int64_t max_num_batched_tokens = 0;
+  std::int64_t max_num_seqs = 0;
+  double forward_bytes_per_token = 0;  ///< live bytes of one token in the largest stage, this GPU
+  std::string forward_stage;           ///< "mlp", "moe" or "attention"
+  double forward_bytes = 0;            ///< forward_bytes_per_token x max_num_batched_tokens
+  double hidden_bytes = 0;             ///< max_num_batched_tokens x hidden x 2 B, kept for the sampler
+  double sampler_bytes = 0;            ///< kSamplerBytesPerLogit x max_num_seqs x vocab
+  double peak_bytes = 0;               ///< max(forward, hidden + sampler)
+  std::string binds;                   ///< "forward" or "sampler"
+};
+/// Throws std::invalid_argument naming --max-num-batched-tokens / --max-num-seqs when < 1.
+ActivationPeak activation_peak(const b05::ModelConfig& model, int tp, std::int64_t max_num_batched_tokens,
+                               std::int64_t max_num_seqs);
+
 /// The engine's formula on plain numbers, for one GPU.
 struct KvPoolInputs {
   double total_memory_bytes = 0;                       ///< runtime total of one GPU
   double memory_utilization = kDefaultMemoryUtilization;  ///< in (0, 1]
   double weight_bytes = 0;                             ///< weights resident on this GPU
   double activation_bytes = 0;                         ///< peak activation of the profiling pass
-  double non_torch_bytes = 0;                          ///< CUDA context, NCCL buffers, ...
+  double non_torch_bytes = 0;                          ///< NCCL buffers, workspaces outside torch
+  double cuda_graph_bytes = 0;                         ///< vLLM >= v0.21: the profile's graph estimate
   double kv_bytes_per_token = 0;                       ///< one token, every layer, this GPU's KV heads
   int block_size = kDefaultBlockSize;                  ///< tokens per block (page)
 };
 
 struct KvPool {
   double budget_bytes = 0;  ///< total * utilization
-  double pool_bytes = 0;    ///< budget - weights - activation - non-torch (may be negative)
+  double pool_bytes = 0;    ///< budget - weights - activation - non-torch - CUDA graphs (may be negative)
   double block_bytes = 0;   ///< block_size * kv_bytes_per_token
   std::int64_t blocks = 0;  ///< floor(pool / block), 0 if the pool is negative
   std::int64_t tokens = 0;  ///< blocks * block_size
@@ -94,8 +170,12 @@ struct KvPlanRequest {
   double weight_bytes_per_param = 2;  ///< bf16
   double kv_bytes_per_element = 2;    ///< bf16
   double memory_utilization = kDefaultMemoryUtilization;
-  double activation_reserve_bytes = kDefaultActivationReserveGiB * kGiB;
-  double non_torch_bytes = kDefaultNonTorchGiB * kGiB;
+  std::optional<double> activation_reserve_bytes;  ///< unset: activation_peak() of the profiling pass
+  std::optional<double> non_torch_bytes;           ///< unset: 0.13 GiB at TP=1, 0.55 GiB at TP > 1
+  double cuda_graph_bytes = kDefaultCudaGraphGiB * kGiB;
+  std::int64_t max_num_batched_tokens = 0;         ///< 0: scheduler_defaults(memory, gpu_name)
+  std::int64_t max_num_seqs = 0;                   ///< 0: scheduler_defaults(memory, gpu_name)
+  std::string gpu_name;                            ///< for the scheduler defaults' A100 rule
   int block_size = kDefaultBlockSize;
   std::int64_t context = 0;         ///< tokens per sequence (prompt + output); 0 = max_position_embeddings
 };
@@ -115,11 +195,18 @@ struct KvPlan {
   double kv_bytes_per_token_model = 0;   ///< one token, every layer, every KV head, once (no replication)
   double kv_bytes_per_token_per_gpu = 0; ///< this GPU's share, replication included
   KvPoolInputs pool_inputs;              ///< the per-GPU formula's inputs (runtime total, reserves, page)
+  bool activation_modelled = false;      ///< true: pool_inputs.activation_bytes = activation.peak_bytes
+  ActivationPeak activation;             ///< the modelled peak (filled even when a reserve was given)
+  SchedulerLimits scheduler;             ///< the profiled batch limits and where they come from
+  std::string non_torch_source;          ///< where the non-torch figure comes from
   KvPool pool;                           ///< per GPU (each GPU of a TP group holds the same block count)
   double pool_bytes_total = 0;           ///< pool bytes summed over all GPUs
   std::int64_t tokens_total = 0;         ///< tokens the node holds: replicas * tokens per replica
   std::int64_t context = 0;              ///< the context planned for
   std::int64_t max_position_embeddings = 0;
+  double kv_bytes_per_token_growth_per_gpu = 0;  ///< what one more token adds once past every window (full
+                                                 ///< and MLA layers only): the per-token figure that grows with context
+  bool windowed = false;                 ///< some layers keep only a window (sliding or chunked attention)
   double sequence_bytes_per_gpu = 0;     ///< KV of one sequence at `context` on one GPU (window caps applied)
   std::int64_t blocks_per_sequence = 0;  ///< ceil(sequence_bytes_per_gpu / block_bytes)
   std::int64_t max_sequences = 0;        ///< whole node: replicas * floor(blocks / blocks_per_sequence)
@@ -136,12 +223,15 @@ KvPlan plan_kv(const b05::ModelConfig& model, const KvPlanRequest& request);
 
 /// The planner's formula and its sources in one line each, for reports and records.
 inline constexpr const char* kKvPlanFormula =
-    "pool per GPU = total x utilization - weights/TP - activation peak - non-torch; pages = floor(pool / "
-    "(block_size x kv_bytes_per_token_per_gpu)); kv heads per GPU = max(1, kv_heads / TP)";
+    "pool per GPU = total x utilization - weights/TP - activation peak - non-torch - CUDA graphs (vLLM >= v0.21); "
+    "activation peak = max(max_num_batched_tokens x live bytes per token, hidden states + 38.3 B x max_num_seqs x "
+    "vocab); pages = floor(pool / (block_size x kv_bytes_per_token_per_gpu)); kv heads per GPU = max(1, kv_heads / "
+    "TP)";
 inline constexpr const char* kKvPlanSource =
-    "vLLM: vllm/worker/worker.py Worker.determine_num_available_blocks; vllm/worker/cache_engine.py "
-    "CacheEngine.get_cache_block_size; vllm/config.py ModelConfig.get_num_kv_heads; defaults from "
-    "vllm/engine/arg_utils.py (block_size 16, gpu_memory_utilization 0.90); docs.vllm.ai Engine Arguments";
+    "vLLM: vllm/worker/worker.py Worker.determine_num_available_blocks (V0); vllm/v1/worker/gpu_worker.py "
+    "Worker.determine_available_memory (V1); vllm/worker/cache_engine.py CacheEngine.get_cache_block_size; "
+    "vllm/config.py ModelConfig.get_num_kv_heads; defaults from vllm/engine/arg_utils.py (block_size 16, "
+    "gpu_memory_utilization 0.90, max_num_batched_tokens and max_num_seqs by GPU); docs.vllm.ai Engine Arguments";
 
 /// The plan as B06's kv record and C07's variants write it: {"per_gpu": {the subtraction, the
 /// page, blocks, tokens}, "node": {...}, "sequence": {...}, "binds", "binds_why", "notes",
