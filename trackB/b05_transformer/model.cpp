@@ -8,8 +8,8 @@
 
 #include "family.hpp"
 
-#include "tutor/atomic_file.hpp"
 #include "tutor/cli.hpp"
+#include "tutor/json_input.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -133,19 +133,11 @@ ModelConfig parse_hf_config(const json& config_in, std::string name) {
 }
 
 ModelConfig load_model_file(const std::string& path) {
-  std::string text;
-  try {
-    text = read_text_file(path, std::size_t(16) << 20);
-  } catch (const std::runtime_error& e) {
-    throw ConfigError(path, e.what());
-  }
   json j;
   try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    std::replace(what.begin(), what.end(), '\n', ' ');
-    throw ConfigError(path, "not valid JSON (" + what + ")");
+    j = read_json_file(path);  // bounded depth, list lengths and numbers (tutor/json_input.hpp)
+  } catch (const InputError& e) {
+    throw ConfigError(e.key().empty() ? path : e.key(), e.what_only());
   }
   return parse_hf_config(j, std::filesystem::path(path).stem().string());
 }
@@ -160,7 +152,8 @@ std::vector<std::string> shipped_models() {
   std::vector<std::string> stems;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(models_dir(), ec))
-    if (entry.is_regular_file() && entry.path().extension() == ".json") stems.push_back(entry.path().stem().string());
+    // is_regular_file(ec): a link loop or a dangling link is skipped, not thrown (it broke every --model).
+    if (entry.is_regular_file(ec) && entry.path().extension() == ".json") stems.push_back(entry.path().stem().string());
   std::sort(stems.begin(), stems.end());
   return stems;
 }
