@@ -301,6 +301,27 @@ TEST(VisionTower, Llama4Scout_TextPlusVisionMatches109B) {
   EXPECT_NEAR(text + vision, 109e9, 0.5e9);
 }
 
+// The parser reports the tower apart: the text count (total) stays the language model's, the
+// tower is in vision and total_with_vision (the figures of the two tests above).
+TEST(VisionTower, ParserReportsGemma3TowerApartFromTheTextModel) {
+  const ModelConfig m = load_shipped_model("gemma-3-27b-it");
+  EXPECT_EQ(m.vision_model, "siglip_vision_model");
+  EXPECT_DOUBLE_EQ(m.vision_params, 423'060'336.0);
+  const ParamCount c = count_params(m);
+  EXPECT_DOUBLE_EQ(c.total, 27'009'346'304.0);
+  EXPECT_DOUBLE_EQ(c.total_with_vision, 27'432'406'640.0);
+  EXPECT_DOUBLE_EQ(count_params(load_shipped_model("gemma-3-27b")).vision, 0.0);  // flat file: no tower described
+}
+
+// A multimodal config whose tower is not counted is refused by the parser, one line naming the
+// nested key, rather than reported as text-only.
+TEST(VisionTower, ParserRefusesAConfigWithAnUncountedTower) {
+  json c = shipped_json("gemma-3-27b-it");
+  c["vision_config"]["model_type"] = "clip_vision_model";
+  const std::string e = error_of([&] { parse_hf_config(c, "x"); });
+  EXPECT_EQ(e.rfind("vision_config.model_type", 0), 0u) << e;
+}
+
 TEST(VisionTower, TextOnlyConfigHasNone) {
   EXPECT_FALSE(read_vision_tower(shipped_json("llama-3.1-8b"), 4096).has_value());
   EXPECT_FALSE(read_vision_tower(shipped_json("gemma-3-27b"), 5376).has_value());
