@@ -150,6 +150,28 @@ TEST(Llama4, InterleavedMoeDenseLayersUseIntermediateSizeMlp) {
                                               4 * 10'240.0 + 5120 + 2 * 202048.0 * 5120);
 }
 
+// Llama 4 Maverick's text_config differs from Scout's in num_local_experts (128),
+// interleave_moe_layer_step (2: layers 1, 3, ..., 47 MoE) and use_qk_norm (false); values from
+// NVIDIA TensorRT-LLM's Llama 4 modelling test (LLAMA_4_MAVERICK_TWO_LAYER_CONFIG: Maverick's
+// config with its 48 layers cut to 2).
+//   dense layer  62,914,560 + 3 x 5120 x 16384 + 10,240                   =    314,583,040
+//   MoE layer    62,914,560 + 128 x 125,829,120 + 125,829,120 + 128 x 5120 + 10,240
+//                                                                         = 16,295,536,640
+//   total        24 x 314,583,040 + 24 x 16,295,536,640 + 2 x 202048 x 5120 + 5120
+//                                                                         = 400,711,848,960
+//   active       24 x 314,583,040 + 24 x (62,914,560 + 2 x 125,829,120 + 655,360 + 10,240)
+//                + 2,068,971,520 + 5120                                   = 17,184,691,200
+TEST(Llama4, MaverickInterleavesDenseAndMoeLayers) {
+  const ParamCount c = count_params(parse(shipped_with(
+      "llama-4-scout-17b-16e", {{"num_local_experts", 128}, {"interleave_moe_layer_step", 2}, {"use_qk_norm", false}})));
+  EXPECT_DOUBLE_EQ(c.total, 400'711'848'960.0);
+  EXPECT_DOUBLE_EQ(c.active, 17'184'691'200.0);
+  // Meta's card: 17B active, 400B total (a round figure: the text model is 400.7B, 401.6B with
+  // the vision tower).
+  EXPECT_NEAR(c.active, 17e9, 0.5e9);
+  EXPECT_NEAR(c.total, 400e9, 2e9);
+}
+
 TEST(Llama4, QkNormHasNoParameters) {
   const double with = count_params(load_shipped_model("llama-4-scout-17b-16e")).total;
   const double without = count_params(parse(shipped_with("llama-4-scout-17b-16e", {{"use_qk_norm", false}}))).total;
