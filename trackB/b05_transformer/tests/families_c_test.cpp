@@ -80,6 +80,28 @@ TEST(FamiliesC, Qwen2_SlidingWindowIgnoredWhenUseSlidingWindowIsFalse) {
   EXPECT_EQ(count_layers(m, AttentionKind::full), 28);
 }
 
+// With use_sliding_window true, layers from max_window_layers on slide (Qwen2Config.layer_types:
+// "sliding_attention" for i >= max_window_layers), the earlier ones stay global.
+TEST(FamiliesC, Qwen2_UseSlidingWindowSlidesTheLayersFromMaxWindowLayers) {
+  json c = shipped_json("qwen2.5-7b");
+  c["use_sliding_window"] = true;
+  c["sliding_window"] = 4096;
+  c["max_window_layers"] = 20;
+  const ModelConfig m = parse_hf_config(c, "x");
+  for (std::size_t i = 0; i < m.layers.size(); ++i) {
+    EXPECT_EQ(m.layers[i].attention, i < 20 ? AttentionKind::full : AttentionKind::sliding_window) << i;
+  }
+  EXPECT_EQ(m.layers[27].window, 4096);
+}
+
+TEST(FamiliesC, Qwen2_RefusesALayerTypeItDoesNotModel) {
+  json c = shipped_json("qwen2.5-7b");
+  c["layer_types"] = json::array();
+  for (int i = 0; i < 28; ++i) c["layer_types"].push_back(i == 3 ? "linear_attention" : "full_attention");
+  const std::string e = error_of([&] { parse_hf_config(c, "x"); });
+  EXPECT_EQ(e.rfind("layer_types", 0), 0u) << e;
+}
+
 // ---- Qwen3-30B-A3B (qwen3_moe) -------------------------------------------------------------
 
 // Qwen3-30B-A3B model card: 30.5B in total, 3.3B activated, 29.9B non-embedding.
@@ -175,6 +197,17 @@ TEST(FamiliesC, Gemma2_FourNormsAndEveryOtherLayerSliding) {
     }
   }
   EXPECT_TRUE(m.tie_word_embeddings);  // no key in the file: Gemma2Config's default
+}
+
+// Newer Gemma2Config files list layer_types; the list, when present, decides the pattern. A list
+// of the wrong length is refused.
+TEST(FamiliesC, Gemma2_LayerTypesWhenPresentDecideThePattern) {
+  json c = shipped_json("gemma-2-9b");
+  c["layer_types"] = json::array();
+  for (int i = 0; i < 42; ++i) c["layer_types"].push_back("full_attention");
+  EXPECT_EQ(count_layers(parse_hf_config(c, "x"), AttentionKind::sliding_window), 0);
+  c["layer_types"].erase(0);
+  EXPECT_EQ(error_of([&] { parse_hf_config(c, "x"); }).rfind("layer_types", 0), 0u);
 }
 
 // ---- DeepSeek-V2-Lite (deepseek_v2) ------------------------------------------------------
