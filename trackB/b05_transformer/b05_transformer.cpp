@@ -17,6 +17,8 @@
 #include <nlohmann/json.hpp>
 
 #include "calculator.hpp"
+#include "tensor_parallel.hpp"
+#include "tutor/number_option.hpp"
 #include "model.hpp"
 #include "tutor/cli.hpp"
 #include "tutor/output.hpp"
@@ -103,6 +105,8 @@ std::string i64(std::int64_t v) { return std::to_string(v); }
 struct CalcOptions {
   std::string config_path, model_name, dtype = "bf16", kv_dtype;
   std::int64_t context = 4096;
+  int tp = 1;  ///< --tp: rows of one tensor-parallel rank when > 1 or given
+  bool tp_given = false;
   bool explain = false, list_models = false;
 };
 
@@ -312,6 +316,45 @@ std::vector<Row> build_rows(const ModelConfig& m, const CalcOptions& o, double w
   return rows;
 }
 
+/// --tp N: one rank's parameters, weights, KV and bytes per step (tensor_parallel.hpp).
+void append_tensor_parallel_rows(std::vector<Row>& rows, const ModelConfig& m, int tp, double wbytes, double kvbytes,
+                                 std::int64_t context) {
+  TensorParallelShare s;
+  try {
+    s = tensor_parallel_share(m, tp, wbytes, kvbytes, context);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  const char* src = "Megatron-LM (Shoeybi et al. 2019, sec. 3) as vLLM shards it (linear.py, vocab_parallel_embedding.py)";
+  rows.push_back({"tp_params_per_gpu", "parameters per GPU", s.params_per_gpu, "parameters", params_text(s.params_per_gpu),
+                  fmt::format("sharded {} / {} + replicated {} (norms, routers, row-parallel biases, MLA down-projections)"
+                              " + KV-head copies {}", thousands(s.sharded_params), tp, thousands(s.replicated_params),
+                              thousands(s.kv_head_copy_params)),
+                  src});
+  rows.push_back({"tp_weight_bytes_per_gpu", "weights per GPU", s.weight_bytes_per_gpu, "bytes",
+                  bytes_text(s.weight_bytes_per_gpu), fmt::format("{} parameters x {:g} B", thousands(s.params_per_gpu), wbytes),
+                  src});
+  rows.push_back({"tp_kv_heads_per_gpu", s.mla ? "KV per GPU: the MLA latent, whole" : "KV heads per GPU",
+                  double(s.kv_heads_per_gpu), "heads", s.mla ? "latent" : std::to_string(s.kv_heads_per_gpu),
+                  s.mla ? "MLA caches one latent per token with no heads to split: every rank holds all of it"
+                        : fmt::format("max(1, {} / {}){}", m.num_kv_heads, tp,
+                                      s.kv_heads_replicated ? ": fewer KV heads than GPUs, each head stored on several" : ""),
+                  "vLLM vllm/config.py ModelConfig.get_num_kv_heads"});
+  rows.push_back({"tp_kv_bytes_per_token_per_gpu", "KV per token per GPU (every layer)", s.kv_bytes_per_token_per_gpu,
+                  "bytes", bytes_text(s.kv_bytes_per_token_per_gpu), "the model's KV per token x this GPU's share of the heads",
+                  "vLLM CacheEngine.get_cache_block_size"});
+  rows.push_back({"tp_prefill_bytes_per_gpu", fmt::format("prefill {} tokens: bytes moved per GPU", thousands(double(context))),
+                  s.prefill_bytes_per_gpu, "bytes", bytes_text(s.prefill_bytes_per_gpu),
+                  fmt::format("weights read once {} + KV written {}", bytes_text(s.weight_read_bytes_per_gpu),
+                              bytes_text(s.kv_bytes_for_context_per_gpu)),
+                  "Pope et al. 2022, Efficiently Scaling Transformer Inference, sec. 2 (weights once per step + KV)"});
+  rows.push_back({"tp_decode_bytes_per_gpu", fmt::format("decode at context {}: bytes moved per GPU", thousands(double(context))),
+                  s.decode_bytes_per_gpu, "bytes", bytes_text(s.decode_bytes_per_gpu),
+                  fmt::format("weights read once {} + KV read {} (one sequence; the input embedding is a lookup)",
+                              bytes_text(s.weight_read_bytes_per_gpu), bytes_text(s.kv_bytes_for_context_per_gpu)),
+                  "Pope et al. 2022, Efficiently Scaling Transformer Inference, sec. 2 (weights once per step + KV)"});
+}
+
 int run_calc(CalcOptions o, Outputs& out, int argc, char** argv) {
   if (o.config_path.empty() == o.model_name.empty())
     throw UsageError("calc: give exactly one of --model NAME (a shipped config) or --config FILE");
@@ -331,7 +374,8 @@ int run_calc(CalcOptions o, Outputs& out, int argc, char** argv) {
                                           : "--model " + o.model_name + ": " + e.what());
   }
 
-  const std::vector<Row> rows = build_rows(m, o, *wbytes, *kvbytes);
+  std::vector<Row> rows = build_rows(m, o, *wbytes, *kvbytes);
+  if (o.tp_given) append_tensor_parallel_rows(rows, m, o.tp, *wbytes, *kvbytes, o.context);
   std::FILE* human = out.human();
   fmt::print(human, "kind: model (computed from the config's shapes; no GPU, nothing measured)\n");
   fmt::print(human, "model: {} ({}){}\n", m.name, m.model_type, m.source.empty() ? "" : "  [source: data/models/SOURCES.md]");
@@ -357,7 +401,8 @@ int run_calc(CalcOptions o, Outputs& out, int argc, char** argv) {
                m.max_position_embeddings);
   std::string section;
   for (const Row& r : rows) {
-    const std::string s = r.unit == "parameters" ? "parameters" : r.unit == "FLOPs" ? "FLOPs" :
+    const std::string s = r.key.rfind("tp_", 0) == 0 ? fmt::format("tensor parallel: one of {} GPUs", o.tp) :
+                          r.unit == "parameters" ? "parameters" : r.unit == "FLOPs" ? "FLOPs" :
                           r.key.rfind("kv", 0) == 0 ? "KV cache" : r.key.rfind("weight", 0) == 0 ? "weights" : "activations";
     if (s != section) {
       fmt::print(human, "\n{}\n", s);
@@ -407,6 +452,9 @@ int run(int argc, char** argv) {
       ->check(decimal_integer())->check(CLI::Range(1, 1 << 30));
   calc->add_option("--dtype", o.dtype, "weight and activation dtype: " + known_dtypes() + " (default bf16)");
   calc->add_option("--kv-dtype", o.kv_dtype, "KV-cache dtype (default: --dtype)");
+  calc->add_option("--tp", o.tp, "tensor-parallel degree: also print one GPU's weights, KV and bytes per step "
+                                 "(1 .. 1024; must divide num_attention_heads)")
+      ->check(integer_in(1, 1024));
   Outputs out(*calc);
   calc->add_flag("--explain", o.explain, "print each number's formula and source");
   calc->add_flag("--list-models", o.list_models, "list the shipped model configs");
@@ -422,6 +470,7 @@ int run(int argc, char** argv) {
   if (!calc->parsed())
     throw UsageError("missing subcommand: b05_transformer calc --model NAME | --config FILE (or --list-models)");
   out.check({{"--config", o.config_path}});
+  o.tp_given = calc->count("--tp") > 0;
   return run_calc(o, out, argc, argv);
 }
 
