@@ -5,6 +5,7 @@
 //   b05_transformer calc --config path/to/config.json --explain
 //   b05_transformer calc --model deepseek-v3 --json out.json     (--json - : the record on stdout)
 //   b05_transformer --list-models
+//   b05_transformer --list-families     (the model_type values it reads, as a Markdown table)
 //
 // Every number is one row: a value, the formula with this model's numbers in it, and where
 // the formula comes from. The table, --explain and --json all print those same rows.
@@ -19,6 +20,7 @@
 #include "calculator.hpp"
 #include "tensor_parallel.hpp"
 #include "tutor/number_option.hpp"
+#include "family.hpp"
 #include "model.hpp"
 #include "tutor/cli.hpp"
 #include "tutor/output.hpp"
@@ -441,6 +443,9 @@ int run(int argc, char** argv) {
   app.require_subcommand(0, 1);
   bool list_models = false;
   app.add_flag("--list-models", list_models, "list the shipped model configs (--model NAME)");
+  bool list_families = false;
+  app.add_flag("--list-families", list_families,
+               "list the model_type values the config reader knows and the modelling code each rule follows");
 
   CalcOptions o;
   auto* calc = app.add_subcommand("calc", "compute every number for one model");
@@ -460,6 +465,12 @@ int run(int argc, char** argv) {
   calc->add_flag("--list-models", o.list_models, "list the shipped model configs");
 
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
+  if (list_families) {
+    if (calc->parsed()) throw UsageError("--list-families: give it alone, without calc");
+    fmt::print("| model_type | the rule follows |\n| --- | --- |\n");
+    for (const Family& f : families()) fmt::print("| `{}` | {} |\n", f.model_type, f.follows);
+    return kExitOk;
+  }
   if (list_models || o.list_models) {
     out.refuse("--list-models only prints the shipped configs");
     const auto stems = shipped_models();

@@ -226,13 +226,16 @@ void set_layer_count(const ConfigReader& r, ModelConfig& m, std::string_view key
   m.layers.assign(static_cast<std::size_t>(m.num_layers), LayerSpec{});
 }
 
-void read_llama_trunk(const ConfigReader& r, ModelConfig& m, bool tie_default, std::int64_t default_vocab) {
+void read_llama_trunk(const ConfigReader& r, ModelConfig& m, bool tie_default, std::int64_t default_vocab,
+                      std::int64_t default_head_dim) {
   m.hidden_size = r.required("hidden_size");
   set_layer_count(r, m, "num_hidden_layers");
   m.num_heads = r.required("num_attention_heads");
   m.num_kv_heads = r.positive("num_key_value_heads").value_or(m.num_heads);
   if (auto hd = r.positive("head_dim")) {
     m.head_dim = *hd;
+  } else if (default_head_dim > 0) {
+    m.head_dim = default_head_dim;
   } else {
     if (m.hidden_size % m.num_heads != 0)
       r.refuse("head_dim", "missing, and hidden_size (" + std::to_string(m.hidden_size) +

@@ -84,8 +84,10 @@ const Family* find_family(std::string_view model_type);
 /// num_attention_heads, num_key_value_heads (default num_attention_heads), head_dim (default
 /// hidden_size / num_attention_heads), intermediate_size, vocab_size (required unless
 /// `default_vocab` > 0), max_position_embeddings (optional), tie_word_embeddings (default
-/// `tie_default`). Sets every layer full attention with a dense MLP.
-void read_llama_trunk(const ConfigReader& r, ModelConfig& m, bool tie_default, std::int64_t default_vocab = 0);
+/// `tie_default`). Sets every layer full attention with a dense MLP. `default_head_dim` > 0:
+/// the config class's own head_dim default (Gemma: 256), used instead of hidden / heads.
+void read_llama_trunk(const ConfigReader& r, ModelConfig& m, bool tie_default, std::int64_t default_vocab = 0,
+                      std::int64_t default_head_dim = 0);
 
 /// Sets m.num_layers and m.layers (num_layers full-attention dense layers), refusing more
 /// than kMaxLayers.

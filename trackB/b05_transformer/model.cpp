@@ -7,6 +7,7 @@
 #include "model.hpp"
 
 #include "family.hpp"
+#include "vision.hpp"
 
 #include "tutor/cli.hpp"
 #include "tutor/json_input.hpp"
@@ -129,6 +130,11 @@ ModelConfig parse_hf_config(const json& config_in, std::string name) {
   fam->rule(r, m);
   m.follows = std::string(fam->follows);
   validate(m);
+  // The tower is chosen by the top-level model_type, which the text_config merge overwrites.
+  if (const auto tower = read_vision_tower(config_in, m.hidden_size)) {
+    m.vision_params = tower->params();
+    m.vision_model = tower->model_type;
+  }
   return m;
 }
 
