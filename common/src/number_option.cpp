@@ -40,7 +40,8 @@ CLI::Validator number_in(NumberRange range) {
         if (s.empty() || s.find_first_not_of("0123456789+-.eE") != std::string::npos) return why;
         char* end = nullptr;
         const double d = std::strtod(s.c_str(), &end);
-        if (end != s.c_str() + s.size() || !range.contains(d)) return why;
+        // "1e400" reads as inf: a number too large is refused even where "inf" itself is allowed.
+        if (end != s.c_str() + s.size() || !std::isfinite(d) || !range.contains(d)) return why;
         return "";
       },
       "NUMBER in [" + fmt::format("{:g}", range.lo) + " - " + fmt::format("{:g}", range.hi) + "]");

@@ -615,30 +615,31 @@ int run(int argc, char** argv) {
       ->check(decimal_integer())->check(CLI::Range(1, 20000000));
   batch_cmd->add_option("--seed", batch.seed, "seed of the synthetic workload (default 1)")->check(decimal_integer());
   batch_cmd->add_option("--rate", batch.rate, "Poisson arrival rate, requests/s (> 0; default inf: every request "
-                                              "at t = 0, an offline batch; finite rates 1e-3 .. 1e6)");
-  batch_cmd->add_option("--prompt-median", batch.prompt_median, "median prompt length, tokens (>= 1; default 512)")->check(finite_number());
-  batch_cmd->add_option("--prompt-sigma", batch.prompt_sigma, "sigma of ln(prompt length) (>= 0; default 1.0)")->check(finite_number());
-  batch_cmd->add_option("--output-median", batch.output_median, "median output length, tokens (>= 1; default 128)")->check(finite_number());
-  batch_cmd->add_option("--output-sigma", batch.output_sigma, "sigma of ln(output length) (>= 0; default 1.0)")->check(finite_number());
+                                              "at t = 0, an offline batch; finite rates 1e-3 .. 1e6)")
+      ->check(number_in({1e-3, 1e6, false, false, true}));
+  batch_cmd->add_option("--prompt-median", batch.prompt_median, "median prompt length, tokens (1 .. 1e7; default 512)")->check(number_in(1, 1e7));
+  batch_cmd->add_option("--prompt-sigma", batch.prompt_sigma, "sigma of ln(prompt length) (0 .. 10; default 1.0)")->check(number_in(0, 10));
+  batch_cmd->add_option("--output-median", batch.output_median, "median output length, tokens (1 .. 1e7; default 128)")->check(number_in(1, 1e7));
+  batch_cmd->add_option("--output-sigma", batch.output_sigma, "sigma of ln(output length) (0 .. 10; default 1.0)")->check(number_in(0, 10));
   batch_cmd->add_option("--trace", batch.trace, "CSV trace instead of the synthetic workload: header "
                                                 "timestamp_s,prompt_tokens,output_tokens");
   batch_cmd->add_flag("--chunked-prefill", batch.chunked_prefill, "split prompts across steps (Sarathi-Serve); "
                                                                   "default off");
   batch_cmd->add_option("--max-batch-tokens", batch.max_batch_tokens,
                         "tokens per step (>= --max-num-seqs; default as vLLM v0.6: 2048 with chunked prefill, "
-                        "else max(context, 2048))")->check(decimal_integer());
-  batch_cmd->add_option("--max-num-seqs", batch.max_num_seqs, "sequences per step (>= 1; vLLM default 256)")->check(decimal_integer());
+                        "else max(context, 2048))")->check(integer_in(1, 1 << 30));
+  batch_cmd->add_option("--max-num-seqs", batch.max_num_seqs, "sequences per step (1 .. 1048576; vLLM default 256)")->check(integer_in(1, 1 << 20));
   batch_cmd->add_option("--compute-efficiency", batch.compute_efficiency,
-                        "fraction of the dense bf16 peak a step reaches, in (0, 1] (default 0.70: the slow end of 50 "
+                        "fraction of the dense bf16 peak a step reaches, 0.01 .. 1 (default 0.70: the slow end of 50 "
                         "cuBLAS bf16 GEMMs at 8192^3 on the H200 measured here, 686-779 of 989.5 TFLOP/s, median 740.0, "
-                        "docs/results/H200/baselines/tutor_baselines.json)")->check(finite_number());
+                        "docs/results/H200/baselines/tutor_baselines.json)")->check(number_in(0.01, 1));
   batch_cmd->add_option("--bandwidth-efficiency", batch.bandwidth_efficiency,
-                        "fraction of the datasheet HBM bandwidth a step reaches, in (0, 1] (default 0.88: "
-                        "cudaMemcpy 4227 of 4800 GB/s on the H200 measured here)")->check(finite_number());
-  batch_cmd->add_option("--overhead-us", batch.overhead_us, "fixed cost per step, microseconds (>= 0; default 0: "
-                                                            "the roofline floor)")->check(finite_number());
+                        "fraction of the datasheet HBM bandwidth a step reaches, 0.01 .. 1 (default 0.88: "
+                        "cudaMemcpy 4227 of 4800 GB/s on the H200 measured here)")->check(number_in(0.01, 1));
+  batch_cmd->add_option("--overhead-us", batch.overhead_us, "fixed cost per step, microseconds (0 .. 1e6; default 0: "
+                                                            "the roofline floor)")->check(number_in(0, 1e6));
   batch_cmd->add_option("--series-every", batch.series_every_steps, "one CSV time-series row per N steps (>= 1; "
-                                                                    "default 100)")->check(decimal_integer());
+                                                                    "default 100)")->check(integer_in(1, 1'000'000'000));
   Outputs batch_out(*batch_cmd, {.csv = true, .csv_beside_json = true,
                                  .csv_help = "write the time series (KV utilization, queue, batch per step) as CSV "
                                              "to PATH"});
@@ -647,15 +648,16 @@ int run(int argc, char** argv) {
   auto* spec_cmd = app.add_subcommand("spec", "speculative decoding: tokens per step, speedup, optimal draft "
                                               "length, break-even acceptance rate (kind: model)");
   spec_cmd->add_option("--acceptance-rate", spec.params.acceptance_rate,
-                       "probability the target accepts a draft token, in [0, 1]")->check(finite_number())->required();
+                       "probability the target accepts a draft token, in [0, 1]")->check(number_in(0, 1))->required();
   spec_cmd->add_option("--draft-tokens", spec.params.draft_tokens, "draft tokens per verification step (1 to 1024)")
-      ->required()->check(decimal_integer());
+      ->required()->check(integer_in(1, 1024));
   spec_cmd->add_option("--cost-ratio", spec.params.cost_ratio,
-                       "draft forward time / target forward time (>= 0)")->check(finite_number())->required();
+                       "draft forward time / target forward time (0 .. 1000)")->check(number_in(0, 1000))->required();
   spec_cmd->add_option("--max-draft-tokens", spec.max_draft_tokens, "search bound of the optimal draft length "
-                                                                    "(1 to 1024, default 64)")->check(decimal_integer());
+                                                                    "(1 to 1024, default 64)")->check(integer_in(1, 1024));
   spec_cmd->add_option("--monte-carlo", spec.monte_carlo_steps,
-                       "also simulate N verification steps and compare with the closed form (N >= 2)")->check(decimal_integer());
+                       "also simulate N verification steps and compare with the closed form (2 .. 1e9)")
+      ->check(integer_in(2, kMaxMonteCarloSteps));
   spec_cmd->add_option("--seed", spec.seed, "seed of the Monte Carlo (default 1)")->check(decimal_integer());
   Outputs spec_out(*spec_cmd);
 
