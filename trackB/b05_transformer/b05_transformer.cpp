@@ -6,6 +6,7 @@
 //   b05_transformer calc --model deepseek-v3 --json out.json     (--json - : the record on stdout)
 //   b05_transformer --list-models
 //   b05_transformer --list-families     (the model_type values it reads, as a Markdown table)
+//   b05_transformer table --context 32768  (every shipped model side by side, a Markdown table)
 //
 // Every number is one row: a value, the formula with this model's numbers in it, and where
 // the formula comes from. The table, --explain and --json all print those same rows.
@@ -118,6 +119,7 @@ std::string layer_summary(const ModelConfig& m) {
     if (!out.empty()) out += ", ";
     out += fmt::format("{} {}", g.layers, to_string(g.kind));
     if (g.kind == AttentionKind::sliding_window) out += fmt::format(" (window {})", g.window);
+    if (g.kind == AttentionKind::chunked) out += fmt::format(" (chunk {})", g.window);
   }
   std::int64_t moe = 0;
   for (const auto& l : m.layers) moe += l.moe;
@@ -437,6 +439,36 @@ int run_calc(CalcOptions o, Outputs& out, int argc, char** argv) {
   return kExitOk;
 }
 
+// ---- every shipped model side by side ---------------------------------------------------------
+
+/// `table`: one Markdown row per shipped model at one context and dtype: the numbers a reader
+/// compares across models, each the same value `calc` prints for that model.
+int run_table(std::int64_t context, const std::string& dtype, std::string kv_dtype) {
+  if (kv_dtype.empty()) kv_dtype = dtype;
+  const auto wbytes = dtype_bytes(dtype);
+  if (!wbytes) throw UsageError("--dtype: unknown '" + dtype + "'; allowed: " + known_dtypes());
+  const auto kvbytes = dtype_bytes(kv_dtype);
+  if (!kvbytes) throw UsageError("--kv-dtype: unknown '" + kv_dtype + "'; allowed: " + known_dtypes());
+  const auto stems = shipped_models();
+  if (stems.empty()) throw UsageError("table: no configs found in " + models_dir());
+  fmt::print("kind: model (computed from each config's shapes; weights {}, KV cache {}, context {} tokens)\n\n", dtype,
+             kv_dtype, thousands(double(context)));
+  fmt::print("| model | model_type | parameters | active per token | with vision tower | KV per token past every window (B) "
+             "| KV of one {}-token sequence (B) | layers |\n",
+             thousands(double(context)));
+  fmt::print("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
+  for (const auto& stem : stems) {
+    const ModelConfig m = load_shipped_model(stem);
+    const ParamCount p = count_params(m);
+    fmt::print("| {} | {} | {} | {} | {} | {} | {} | {} |\n", stem, m.model_type, thousands(p.total),
+               m.is_moe() ? thousands(p.active) : std::string("= total"),
+               m.vision_params > 0 ? thousands(p.total_with_vision) : std::string(""),
+               thousands(kv_bytes_per_token_full(m, *kvbytes)), thousands(kv_bytes_for_context(m, *kvbytes, context)),
+               layer_summary(m));
+  }
+  return kExitOk;
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"B05 Transformer performance: parameters, FLOPs, weight / KV-cache / activation bytes of a model "
                "from its Hugging Face config.json (an analytic model; no GPU needed)", "b05_transformer"};
@@ -464,9 +496,18 @@ int run(int argc, char** argv) {
   calc->add_flag("--explain", o.explain, "print each number's formula and source");
   calc->add_flag("--list-models", o.list_models, "list the shipped model configs");
 
+  std::int64_t table_context = 32768;
+  std::string table_dtype = "bf16", table_kv_dtype;
+  auto* table = app.add_subcommand("table", "every shipped model side by side: parameters, active parameters, KV "
+                                            "per token and per sequence (a Markdown table)");
+  table->add_option("--context", table_context, "context length in tokens (>= 1; default 32768)")
+      ->check(integer_in(1, 1 << 30));
+  table->add_option("--dtype", table_dtype, "weight dtype: " + known_dtypes() + " (default bf16)");
+  table->add_option("--kv-dtype", table_kv_dtype, "KV-cache dtype (default: --dtype)");
+
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
   if (list_families) {
-    if (calc->parsed()) throw UsageError("--list-families: give it alone, without calc");
+    if (calc->parsed() || table->parsed()) throw UsageError("--list-families: give it alone, without a subcommand");
     fmt::print("| model_type | the rule follows |\n| --- | --- |\n");
     for (const Family& f : families()) fmt::print("| `{}` | {} |\n", f.model_type, f.follows);
     return kExitOk;
@@ -478,8 +519,9 @@ int run(int argc, char** argv) {
     for (const auto& s : stems) fmt::print("{}\n", s);
     return kExitOk;
   }
+  if (table->parsed()) return run_table(table_context, table_dtype, table_kv_dtype);
   if (!calc->parsed())
-    throw UsageError("missing subcommand: b05_transformer calc --model NAME | --config FILE (or --list-models)");
+    throw UsageError("missing subcommand: b05_transformer calc --model NAME | --config FILE, or table (or --list-models)");
   out.check({{"--config", o.config_path}});
   o.tp_given = calc->count("--tp") > 0;
   return run_calc(o, out, argc, argv);
