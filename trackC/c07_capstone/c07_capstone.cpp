@@ -13,6 +13,7 @@
 
 #include "capstone.hpp"
 #include "tutor/cli.hpp"
+#include "tutor/number_option.hpp"
 #include "tutor/output.hpp"
 #include "tutor/report.hpp"
 
@@ -449,43 +450,42 @@ int run(int argc, char** argv) {
                                "interconnect_GBps optional)")
       ->required();
   // Integers are plain decimals: CLI11 alone would read "010" as octal 8.
-  app.add_option("--gpus", r.gpus, "GPUs in the node (a positive integer)")->required()->check(decimal_integer());
+  app.add_option("--gpus", r.gpus, "GPUs in the node (1 .. 1024)")->required()->check(integer_in(1, 1024));
   app.add_option("--slo-ms", r.slo_ms, "TPOT SLO: the longest a decode step may take, milliseconds (0.01 .. 100000)")
       ->required()
-      ->check(finite_number())->check(CLI::Range(0.01, 100000.0));
-  app.add_option("--tp", r.tp, "tensor-parallel degree (a positive integer dividing --gpus; default: --gpus)")
-      ->check(decimal_integer())->check(CLI::Range(1, 1024));
+      ->check(number_in(0.01, 100000.0));
+  app.add_option("--tp", r.tp, "tensor-parallel degree (1 .. 1024, dividing --gpus; default: --gpus)")
+      ->check(integer_in(1, 1024));
   app.add_option("--context", r.context, "tokens per sequence, prompt + output (1 .. the model's "
                                          "max_position_embeddings; default 4096)")
-      ->check(decimal_integer())->check(CLI::Range(1, 1 << 30));
+      ->check(integer_in(1, 1 << 30));
   app.add_option("--bandwidth-efficiency", r.bandwidth_efficiency,
-                 "fraction of the datasheet HBM bandwidth a step reaches, in (0, 1] (default 0.80: the memory roof "
+                 "fraction of the datasheet HBM bandwidth a step reaches, 0.01 .. 1 (default 0.80: the memory roof "
                  "B02 fitted on an H200, 3824.6 of 4800 GB/s, docs/results/H200/b02_roofline/history/b02_roofline_a1f5e90.json)")
-      ->check(finite_number());
+      ->check(number_in(0.01, 1));
   app.add_option("--compute-efficiency", r.compute_efficiency,
-                 "fraction of the datasheet dense tensor-core rate a step reaches, in (0, 1] (default 0.70: the "
+                 "fraction of the datasheet dense tensor-core rate a step reaches, 0.01 .. 1 (default 0.70: the "
                  "slow end of 50 cuBLAS bf16 GEMMs at 8192^3 on an H200, 686-779 of 989.5 TFLOP/s, median 740.0, "
                  "docs/results/H200/baselines/tutor_baselines.json)")
-      ->check(finite_number());
+      ->check(number_in(0.01, 1));
   app.add_option("--memory-utilization", r.memory_utilization,
                  "fraction of each GPU's memory the engine may use, in (0, 1] (vLLM --gpu-memory-utilization, "
                  "default 0.9)")
-      ->check(finite_number());
+      ->check(number_in(NumberRange{0, 1, true}));
   app.add_option("--activation-reserve-gib", activation_reserve_gib,
-                 "peak activation memory of the engine's profiling pass, GiB per GPU (>= 0; default 1.26, B06)")
-      ->check(finite_number());
-  app.add_option("--non-torch-gib", non_torch_gib, "memory outside the tensor allocator, GiB per GPU (>= 0; default "
-                                                   "1.79, B06)")
-      ->check(finite_number());
-  app.add_option("--block-size", r.block_size, "tokens per KV page (1 .. 4096; vLLM default 16)")->check(decimal_integer())
-      ->check(CLI::Range(1, 4096));
-  app.add_option("--overhead-us", r.overhead_us, "fixed cost per decode step, microseconds (>= 0; default 0: the "
-                                                 "roofline floor)")
-      ->check(finite_number());
+                 "peak activation memory of the engine's profiling pass, GiB per GPU (0 .. 1e5; default 1.26, B06)")
+      ->check(number_in(0, 1e5));
+  app.add_option("--non-torch-gib", non_torch_gib, "memory outside the tensor allocator, GiB per GPU (0 .. 1e5; "
+                                                   "default 1.79, B06)")
+      ->check(number_in(0, 1e5));
+  app.add_option("--block-size", r.block_size, "tokens per KV page (1 .. 4096; vLLM default 16)")->check(integer_in(1, 4096));
+  app.add_option("--overhead-us", r.overhead_us, "fixed cost per decode step, microseconds (0 .. 1e6; default 0: "
+                                                 "the roofline floor)")
+      ->check(number_in(0, 1e6));
   app.add_option("--allreduce-latency-us", r.allreduce_latency_us,
-                 "latency of one tensor-parallel all-reduce, microseconds (>= 0; default: NCCL's ring/LL model, "
-                 "6.6 + 2(TP-1) x 0.6)")
-      ->check(finite_number());
+                 "latency of one tensor-parallel all-reduce, microseconds (0 .. 1e6; default: NCCL's ring/LL "
+                 "model, 6.6 + 2(TP-1) x 0.6)")
+      ->check(number_in(0, 1e6));
   Outputs out(app);
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
   out.check({{"--config", config}, {"--gpu", gpu}});
