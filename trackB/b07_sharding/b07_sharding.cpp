@@ -24,6 +24,7 @@
 #include "model.hpp"
 #include "pipeline_schedule.hpp"
 #include "tutor/cli.hpp"
+#include "tutor/number_option.hpp"
 #include "tutor/hardware.hpp"
 #include "tutor/output.hpp"
 #include "tutor/report.hpp"
@@ -691,25 +692,24 @@ int run(int argc, char** argv) {
                                             "gpt-3-175b, ...)");
   mem_cmd->add_option("--config", mem.config, "any Hugging Face config.json (instead of --model)");
   mem_cmd->add_option("--params", mem.params, "a bare parameter count (e.g. 7.5e9) instead of a model: model states "
-                                              "only, no activations (default: not given)")->check(finite_number())
-      ->check(CLI::Range(1.0, 1e15));
+                                              "only, no activations (default: not given)")->check(number_in(1.0, 1e15));
   mem_cmd->add_option("--gpus", mem.parallel.gpus, "GPUs in all, N = DP x TP x PP")->required()
-      ->check(decimal_integer())->check(CLI::Range(1, 1 << 20));
-  mem_cmd->add_option("--tp", mem.parallel.tp, "tensor-parallel degree t (divides the attention heads)")->check(decimal_integer())->check(CLI::Range(1, 1024));
-  mem_cmd->add_option("--pp", mem.parallel.pp, "pipeline stages p (at most the layer count, and dividing it)")->check(decimal_integer())->check(CLI::Range(1, 1024));
+      ->check(integer_in(1, 1 << 20));
+  mem_cmd->add_option("--tp", mem.parallel.tp, "tensor-parallel degree t (divides the attention heads)")->check(integer_in(1, 1024));
+  mem_cmd->add_option("--pp", mem.parallel.pp, "pipeline stages p (at most the layer count, and dividing it)")->check(integer_in(1, 1024));
   mem_cmd->add_option("--virtual-stages", mem.parallel.virtual_stages, "chunks per GPU of the interleaved schedule "
-                                                                       "(default 2 with --schedule interleaved)")->check(decimal_integer())->check(CLI::Range(1, 64));
+                                                                       "(default 2 with --schedule interleaved)")->check(integer_in(1, 64));
   mem_cmd->add_option("--schedule", mem.schedule, "pipeline schedule: gpipe, 1f1b (default), interleaved");
   mem_cmd->add_option("--microbatches", mem.parallel.microbatches, "micro-batches per step per pipeline m "
-                                                                   "(default 4 x --pp)")->check(decimal_integer())->check(CLI::Range(1, 4096));
+                                                                   "(default 4 x --pp)")->check(integer_in(1, 4096));
   mem_cmd->add_flag("--sp", mem.sp, "sequence parallelism: norms and dropouts split over the TP group");
   mem_cmd->add_option("--zero", mem.parallel.zero, "ZeRO stage 0-3 (1 = Megatron's distributed optimizer; default 0)")
-      ->check(decimal_integer());
+      ->check(integer_in(0, 3));
   mem_cmd->add_option("--recompute", mem.recompute, "activation recomputation: none (default), selective, full");
   mem_cmd->add_option("--micro-batch", mem.parallel.micro_batch, "sequences per micro-batch b")
-      ->check(decimal_integer())->check(CLI::Range(1, 65536));
+      ->check(integer_in(1, 65536));
   mem_cmd->add_option("--seq-len", mem.parallel.seq_len, "tokens per sequence s")
-      ->check(decimal_integer())->check(CLI::Range(1, 1 << 24));
+      ->check(integer_in(1, 1 << 24));
   mem_cmd->add_flag("--flash-attention", mem.flash, "FlashAttention: no s x s score tensor stored (default: stored, "
                                                     "as in Korthikanti et al.)");
   mem_cmd->add_flag("--no-dropout", mem.no_dropout, "dropout-free training (Llama-style): no masks stored (default: "
@@ -717,7 +717,7 @@ int run(int argc, char** argv) {
   mem_cmd->add_option("--gpu", mem.gpu, "GPU of common's table for the capacity (default h100-sxm; " +
                                             hw::known_keys() + ")");
   mem_cmd->add_option("--gpu-memory-gib", mem.gpu_memory_gib, "capacity of one GPU, GiB (overrides --gpu's "
-                                                              "datasheet figure; default: not given)")->check(finite_number())->check(CLI::Range(1e-6, 1e6));
+                                                              "datasheet figure; default: not given)")->check(number_in(1e-6, 1e6));
   Outputs mem_out(*mem_cmd);
   mem_cmd->add_flag("--explain", mem.explain, "print the per-layer terms, the formulas and their sources");
 
@@ -725,18 +725,16 @@ int run(int argc, char** argv) {
   auto* col_cmd = app.add_subcommand("collective", "time, algorithm and bus bandwidth of a collective by the "
                                                    "alpha-beta model, in nccl-tests' units (kind: model)");
   col_cmd->add_option("--op", col.op, "collective: " + known_collectives())->required();
-  col_cmd->add_option("--ranks", col.ranks, "ranks (GPUs) n")->required()->check(decimal_integer())
-      ->check(CLI::Range(1, 1 << 20));
+  col_cmd->add_option("--ranks", col.ranks, "ranks (GPUs) n")->required()->check(integer_in(1, 1 << 20));
   col_cmd->add_option("--bytes", col.bytes, "size S as nccl-tests' 'size' column: bytes, or 4K / 128M / 1G (x 2^10, "
                                             "2^20, 2^30, as nccl-tests -b reads them), 1GB (1e9)")->required();
   col_cmd->add_option("--max-bytes", col.max_bytes, "sweep S from --bytes to this, doubling (nccl-tests -e, -f 2)");
   col_cmd->add_option("--algo", col.algo, "ring (default) or tree");
   col_cmd->add_option("--link", col.link, "link: " + known_links() + " (default h100-sxm)");
   col_cmd->add_option("--alpha-us", col.alpha_us, "per-step latency alpha, microseconds (overrides the "
-                                                  "link's; default: the link's)")->check(finite_number())->check(CLI::Range(0.0, 1e6));
+                                                  "link's; default: the link's)")->check(number_in(0.0, 1e6));
   col_cmd->add_option("--beta-GBps", col.beta_GBps, "bandwidth per direction per rank B, GB/s "
-                                                    "(overrides the link's; default: the link's)")->check(finite_number())
-      ->check(CLI::Range(1e-3, 1e6));
+                                                    "(overrides the link's; default: the link's)")->check(number_in(1e-3, 1e6));
   Outputs col_out(*col_cmd);
   col_cmd->add_flag("--explain", col.explain, "print the formulas and their sources");
 
@@ -745,18 +743,17 @@ int run(int argc, char** argv) {
                                                "bubble fraction, step time, in-flight micro-batches, timeline (kind: "
                                                "simulation)");
   bub_cmd->add_option("--stages", bub.params.stages, "pipeline stages p")->required()
-      ->check(decimal_integer())->check(CLI::Range(1, 1024));
+      ->check(integer_in(1, 1024));
   bub_cmd->add_option("--microbatches", bub.params.microbatches, "micro-batches per step m (interleaved: a "
-                                                                "multiple of p)")->required()->check(decimal_integer())
-      ->check(CLI::Range(1, 4096));
+                                                                "multiple of p)")->required()->check(integer_in(1, 4096));
   bub_cmd->add_option("--schedule", bub.schedule, "gpipe, 1f1b (default), interleaved");
   bub_cmd->add_option("--virtual-stages", bub.params.virtual_stages, "chunks per GPU v of the interleaved schedule "
-                                                                     "(default 2 with --schedule interleaved)")->check(decimal_integer())->check(CLI::Range(1, 64));
+                                                                     "(default 2 with --schedule interleaved)")->check(integer_in(1, 64));
   bub_cmd->add_option("--layers", bub.layers, "the model's layer count L, to check p (x v) divides it (default: not checked)")
-      ->check(decimal_integer());
-  bub_cmd->add_option("--forward-time", bub.params.forward_time, "t_f, one micro-batch's forward on one stage")->check(finite_number())->check(CLI::Range(1e-6, 1e6));
+      ->check(integer_in(1, 100000));
+  bub_cmd->add_option("--forward-time", bub.params.forward_time, "t_f, one micro-batch's forward on one stage")->check(number_in(1e-6, 1e6));
   bub_cmd->add_option("--backward-time", bub.params.backward_time, "t_b, its backward")
-      ->check(finite_number())->check(CLI::Range(1e-6, 1e6));
+      ->check(number_in(1e-6, 1e6));
   Outputs bub_out(*bub_cmd, {.plot = true, .plot_help = "draw the timeline as SVG to PATH"});
   bub_cmd->add_flag("--explain", bub.explain, "print the formulas and their sources");
 
