@@ -67,13 +67,14 @@ struct KvOptions {
   std::string gpu, weight_dtype = "bf16", kv_dtype = "bf16";
   int gpus = 1, tp = 0, block_size = kDefaultBlockSize;
   double memory_utilization = kDefaultMemoryUtilization;
-  double activation_reserve_gib = 0, non_torch_gib = 0, cuda_graph_gib = kDefaultCudaGraphGiB;
+  double activation_reserve_gib = 0, non_torch_gib = 0, cuda_graph_gib = 0;
+  std::string vllm = kDefaultEngineProfile;  ///< --vllm: the release whose start-up profile the defaults follow
   double gpu_memory_gib = 0;
   std::int64_t context = 0;  ///< 0 = the model's max_position_embeddings
   std::int64_t max_num_batched_tokens = 0, max_num_seqs = 0;  ///< kv only; 0 = the engine's default for the GPU
   // Which of the options with a "not given" default the user gave (a given 0 is an error).
   bool context_given = false, tp_given = false, gpu_memory_given = false, activation_given = false,
-       non_torch_given = false;
+       non_torch_given = false, cuda_graph_given = false, utilization_given = false;
 
   void mark_given(const CLI::App* app) {
     context_given = app->count("--context") > 0;
@@ -81,6 +82,8 @@ struct KvOptions {
     gpu_memory_given = app->count("--gpu-memory-gib") > 0;
     activation_given = app->count("--activation-reserve-gib") > 0;
     non_torch_given = app->count("--non-torch-gib") > 0;
+    cuda_graph_given = app->count("--cuda-graph-gib") > 0;
+    utilization_given = app->count("--memory-utilization") > 0;
   }
 };
 
@@ -100,9 +103,12 @@ void add_kv_options(CLI::App* app, KvOptions& o) {
   app->add_option("--tp", o.tp, "tensor-parallel degree (1 .. 1024; default: --gpus)")->check(integer_in(1, 1024));
   app->add_option("--weight-dtype", o.weight_dtype, "weight storage type: " + b05::known_dtypes() + " (default bf16)");
   app->add_option("--kv-dtype", o.kv_dtype, "KV-cache storage type: " + b05::known_dtypes() + " (default bf16)");
+  app->add_option("--vllm", o.vllm,
+                  "the vLLM release whose start-up memory profile the defaults follow: " + known_engine_profiles() +
+                  " (default " + kDefaultEngineProfile + ", the newest checked against published logs)");
   app->add_option("--memory-utilization", o.memory_utilization,
                   "fraction of each GPU's total memory the engine may use, in (0, 1] (vLLM "
-                  "--gpu-memory-utilization, default 0.9)")
+                  "--gpu-memory-utilization; default the release's: 0.9, 0.92 from v0.21)")
       ->check(number_in(NumberRange{0, 1, true}));
   app->add_option("--activation-reserve-gib", o.activation_reserve_gib,
                   "peak activation memory of the engine's profiling pass, GiB per GPU, in [0, 4096] (default: "
@@ -111,11 +117,12 @@ void add_kv_options(CLI::App* app, KvOptions& o) {
       ->check(number_in(0, kMaxGiB));
   app->add_option("--non-torch-gib", o.non_torch_gib,
                   "memory outside the tensor allocator that the engine's profile counts (NCCL, all-reduce buffers), "
-                  "GiB per GPU, in [0, 4096] (default 0.13 at TP=1, 0.55 at TP>1: vLLM V1 logs on H100s)")
+                  "GiB per GPU, in [0, 4096] (default the release's, from its logs: v0.19 0.25 at TP=1, 2.07 at TP>1)")
       ->check(number_in(0, kMaxGiB));
   app->add_option("--cuda-graph-gib", o.cuda_graph_gib,
-                  "CUDA-graph memory the engine subtracts before sizing the pool, GiB per GPU, in [0, 4096] (default 0: "
-                  "vLLM before v0.21 captures graphs after sizing it; from v0.21 give its 'Estimated CUDA graph memory')")
+                  "CUDA-graph memory the engine subtracts before sizing the pool, GiB per GPU, in [0, 4096] (default 0 "
+                  "before v0.21, which captures graphs after sizing it; --vllm v0.21: 0.84, give its 'Estimated CUDA graph "
+                  "memory')")
       ->check(number_in(0, kMaxGiB));
   app->add_option("--gpu-memory-gib", o.gpu_memory_gib,
                   "total memory of one GPU as the runtime reports it, GiB, in (0, 4096] (overrides the table)")
@@ -154,7 +161,7 @@ KvSetup plan_from_options(KvOptions o) {
   if (o.block_size < 1) throw UsageError(fmt::format("--block-size: must be >= 1 token, got {}", o.block_size));
   if (o.context_given && o.context < 1)
     throw UsageError(fmt::format("--context: must be >= 1 token, got {}", o.context));
-  if (!(o.memory_utilization > 0 && o.memory_utilization <= 1))
+  if (o.utilization_given && !(o.memory_utilization > 0 && o.memory_utilization <= 1))
     throw UsageError(fmt::format("--memory-utilization: must be in (0, 1], got {}", o.memory_utilization));
   // The validators refused values out of range; these guard callers that fill KvOptions by hand.
   require_in_range(o.activation_reserve_gib, NumberRange{0, kMaxGiB}, "--activation-reserve-gib: GiB");
@@ -169,10 +176,12 @@ KvSetup plan_from_options(KvOptions o) {
   s.request.memory = s.gpu.memory;
   s.request.gpus = o.gpus;
   s.request.tp = o.tp;
-  s.request.memory_utilization = o.memory_utilization;
+  s.request.engine = o.vllm;
+  as_usage([&] { return engine_profile(o.vllm); });
+  if (o.utilization_given) s.request.memory_utilization = o.memory_utilization;
   if (o.activation_given) s.request.activation_reserve_bytes = o.activation_reserve_gib * kGiB;
   if (o.non_torch_given) s.request.non_torch_bytes = o.non_torch_gib * kGiB;
-  s.request.cuda_graph_bytes = o.cuda_graph_gib * kGiB;
+  if (o.cuda_graph_given) s.request.cuda_graph_bytes = o.cuda_graph_gib * kGiB;
   s.request.max_num_batched_tokens = o.max_num_batched_tokens;
   s.request.max_num_seqs = o.max_num_seqs;
   s.request.gpu_name = s.gpu.name;
@@ -189,11 +198,12 @@ json kv_json(const KvSetup& s, const KvOptions& o) {
   json j = {{"model", b05::to_json(s.model)},
             {"gpu", to_json(s.gpu)},
             {"inputs", {{"gpus", s.request.gpus}, {"tp", s.request.tp}, {"weight_dtype", o.weight_dtype},
-                        {"kv_dtype", o.kv_dtype}, {"memory_utilization", s.request.memory_utilization},
+                        {"kv_dtype", o.kv_dtype}, {"vllm", s.plan.engine.name},
+                        {"memory_utilization", s.plan.pool_inputs.memory_utilization},
                         {"activation_reserve_GiB", s.plan.pool_inputs.activation_bytes / kGiB},
                         {"activation_reserve_given", o.activation_given},
                         {"non_torch_GiB", s.plan.pool_inputs.non_torch_bytes / kGiB},
-                        {"cuda_graph_GiB", s.request.cuda_graph_bytes / kGiB},
+                        {"cuda_graph_GiB", s.plan.pool_inputs.cuda_graph_bytes / kGiB},
                         {"max_num_batched_tokens", s.plan.scheduler.max_num_batched_tokens},
                         {"max_num_seqs", s.plan.scheduler.max_num_seqs}, {"block_size", s.request.block_size},
                         {"context", s.plan.context}}}};
@@ -210,9 +220,12 @@ void print_kv(std::FILE* out, const KvSetup& s, const KvOptions& o) {
   fmt::print(out, "gpu: {} x {}, TP={} ({} replica{}); total {} per GPU ({})\n", s.gpu.name, s.request.gpus,
              s.request.tp, p.replicas, p.replicas == 1 ? "" : "s", gib(s.gpu.memory.total_bytes),
              s.gpu.memory.source);
+  fmt::print(out, "engine: vLLM {} profile ({}){}\n", p.engine.name, p.engine.engine,
+             o.vllm == kDefaultEngineProfile && p.engine.name == kDefaultEngineProfile
+                 ? " (the default: give --vllm for another release)" : "");
   fmt::print(out, "\nper GPU\n");
   fmt::print(out, "  budget       {:>12}  = {} x {:.2f} (memory utilization)\n", gib(p.pool.budget_bytes),
-             gib(s.gpu.memory.total_bytes), s.request.memory_utilization);
+             gib(s.gpu.memory.total_bytes), p.pool_inputs.memory_utilization);
   fmt::print(out, "  - weights    {:>12}  = {:.4g}B params x {:g} B ({}) / TP {}\n", gib(p.weight_bytes_per_gpu),
              b05::count_params(m).total / 1e9, s.request.weight_bytes_per_param, o.weight_dtype, s.request.tp);
   const ActivationPeak& a = p.activation;
@@ -221,7 +234,7 @@ void print_kv(std::FILE* out, const KvSetup& s, const KvOptions& o) {
                     "hidden states {} + sampler {} seqs x {} vocab x {:g} B = {}); the {} binds\n",
                gib(a.peak_bytes), group(a.max_num_batched_tokens), group(std::llround(a.forward_bytes_per_token)),
                gib(a.forward_bytes), gib(a.hidden_bytes), group(a.max_num_seqs), group(m.vocab_size),
-               kSamplerBytesPerLogit, gib(a.hidden_bytes + a.sampler_bytes), a.binds);
+               a.sampler_bytes_per_logit, gib(a.hidden_bytes + a.sampler_bytes), a.binds);
   else
     fmt::print(out, "  - activation {:>12}  peak of the profiling pass (given; the model says {} at {} tokens, {} seqs)\n",
                gib(p.pool_inputs.activation_bytes), gib(a.peak_bytes), group(a.max_num_batched_tokens),
@@ -229,8 +242,10 @@ void print_kv(std::FILE* out, const KvSetup& s, const KvOptions& o) {
   fmt::print(out, "  - non-torch  {:>12}  (NCCL and other memory outside the allocator; {})\n",
              gib(p.pool_inputs.non_torch_bytes), p.non_torch_source);
   fmt::print(out, "  - CUDA graph {:>12}  ({})\n", gib(p.pool_inputs.cuda_graph_bytes),
-             s.request.cuda_graph_bytes > 0 ? "given: vLLM >= v0.21 subtracts its estimate"
-                                            : "vLLM < v0.21 captures graphs after sizing the pool");
+             o.cuda_graph_given ? "given: vLLM >= v0.21 subtracts its estimate"
+             : p.pool_inputs.cuda_graph_bytes > 0
+                 ? "vLLM >= v0.21 subtracts its estimate; this is one log's, give yours with --cuda-graph-gib"
+                 : "this release captures graphs after sizing the pool");
   fmt::print(out, "  profiling pass: max_num_batched_tokens {}, max_num_seqs {} ({})\n",
              group(p.scheduler.max_num_batched_tokens), group(p.scheduler.max_num_seqs), p.scheduler.why);
   if (p.pool.pool_bytes < 0)  // the weights do not leave room: say so, not a negative pool

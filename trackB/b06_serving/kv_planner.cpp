@@ -67,7 +67,16 @@ KvPool size_kv_pool(const KvPoolInputs& in) {
   return p;
 }
 
-SchedulerLimits scheduler_defaults(const GpuMemory& memory, const std::string& gpu_name) {
+SchedulerLimits scheduler_defaults(const EngineProfile& engine, const GpuMemory& memory, const std::string& gpu_name,
+                                   std::int64_t context) {
+  if (engine.v0_batch) {
+    // vLLM V0 (vllm/engine/arg_utils.py of v0.6): chunked prefill on by default only past 32K
+    // tokens; without it the pass runs max(max_model_len, 2048) tokens; 256 sequences.
+    if (context > 32768)
+      return {2048, 256, "vLLM V0 default past 32K context (chunked prefill on): 2048 tokens, 256 sequences"};
+    return {std::max<std::int64_t>(context, 2048), 256,
+            "vLLM V0 default without chunked prefill: max(max_model_len, 2048) tokens, 256 sequences"};
+  }
   std::string lower = gpu_name;
   for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   const bool large = memory.total_bytes >= 70 * kGiB && lower.find("a100") == std::string::npos;
@@ -83,11 +92,13 @@ SchedulerLimits scheduler_defaults(const GpuMemory& memory, const std::string& g
 }
 
 ActivationPeak activation_peak(const b05::ModelConfig& m, int tp, std::int64_t max_num_batched_tokens,
-                               std::int64_t max_num_seqs) {
+                               std::int64_t max_num_seqs, double sampler_bytes_per_logit) {
   require(max_num_batched_tokens >= 1,
           fmt::format("--max-num-batched-tokens: must be >= 1 token, got {}", max_num_batched_tokens));
   require(max_num_seqs >= 1, fmt::format("--max-num-seqs: must be >= 1, got {}", max_num_seqs));
   require(tp >= 1, fmt::format("--tp: must be >= 1, got {}", tp));
+  require(sampler_bytes_per_logit >= 0 && std::isfinite(sampler_bytes_per_logit),
+          "--vllm: the engine profile's sampler bytes per logit must be >= 0");
   constexpr double kActivationBytes = 2;  // bf16 activations
   const double h = double(m.hidden_size);
   const double t = double(tp);
@@ -125,7 +136,8 @@ ActivationPeak activation_peak(const b05::ModelConfig& m, int tp, std::int64_t m
   a.forward_bytes_per_token = best * kActivationBytes;
   a.forward_bytes = a.forward_bytes_per_token * double(max_num_batched_tokens);
   a.hidden_bytes = double(max_num_batched_tokens) * h * kActivationBytes;
-  a.sampler_bytes = kSamplerBytesPerLogit * double(max_num_seqs) * double(m.vocab_size);
+  a.sampler_bytes_per_logit = sampler_bytes_per_logit;
+  a.sampler_bytes = sampler_bytes_per_logit * double(max_num_seqs) * double(m.vocab_size);
   const double sampler_total = a.hidden_bytes + a.sampler_bytes;
   a.binds = a.forward_bytes >= sampler_total ? "forward" : "sampler";
   a.peak_bytes = std::max(a.forward_bytes, sampler_total);
@@ -198,7 +210,8 @@ KvPlan plan_kv(const b05::ModelConfig& model, const KvPlanRequest& r) {
 
   // The profiling pass: its batch limits, its activation peak (modelled unless given), the
   // non-torch memory (V1 logs' figure for this TP unless given) and the CUDA-graph estimate.
-  plan.scheduler = scheduler_defaults(r.memory, r.gpu_name);
+  plan.engine = engine_profile(r.engine);
+  plan.scheduler = scheduler_defaults(plan.engine, r.memory, r.gpu_name, plan.context);
   if (r.max_num_batched_tokens > 0) {
     plan.scheduler.max_num_batched_tokens = r.max_num_batched_tokens;
     plan.scheduler.why = "given";
@@ -211,7 +224,8 @@ KvPlan plan_kv(const b05::ModelConfig& model, const KvPlanRequest& r) {
   }
   // vLLM caps the sequences of a step at its tokens (max_num_seqs = min(default, max_num_batched_tokens)).
   plan.scheduler.max_num_seqs = std::min(plan.scheduler.max_num_seqs, plan.scheduler.max_num_batched_tokens);
-  plan.activation = activation_peak(model, r.tp, plan.scheduler.max_num_batched_tokens, plan.scheduler.max_num_seqs);
+  plan.activation = activation_peak(model, r.tp, plan.scheduler.max_num_batched_tokens, plan.scheduler.max_num_seqs,
+                                    plan.engine.sampler_bytes_per_logit);
   plan.activation_modelled = !r.activation_reserve_bytes.has_value();
   const double activation = plan.activation_modelled ? plan.activation.peak_bytes : *r.activation_reserve_bytes;
   double non_torch = 0;
@@ -219,11 +233,15 @@ KvPlan plan_kv(const b05::ModelConfig& model, const KvPlanRequest& r) {
     non_torch = *r.non_torch_bytes;
     plan.non_torch_source = "given";
   } else {
-    non_torch = (r.tp > 1 ? kDefaultNonTorchGiBTensorParallel : kDefaultNonTorchGiBSingleGpu) * kGiB;
-    plan.non_torch_source = r.tp > 1 ? "vLLM V1 log at TP=2 (0.55 GiB)" : "vLLM V1 logs at TP=1 (0.13 GiB)";
+    const double gib = r.tp > 1 ? plan.engine.non_torch_gib_tensor_parallel : plan.engine.non_torch_gib_single_gpu;
+    non_torch = gib * kGiB;
+    plan.non_torch_source =
+        fmt::format("vLLM {} logs at {} ({:g} GiB)", plan.engine.name, r.tp > 1 ? "TP > 1" : "TP=1", gib);
   }
-  plan.pool_inputs = {r.memory.total_bytes, r.memory_utilization, plan.weight_bytes_per_gpu, activation, non_torch,
-                      r.cuda_graph_bytes,   plan.kv_bytes_per_token_per_gpu, r.block_size};
+  const double cuda_graph = r.cuda_graph_bytes ? *r.cuda_graph_bytes : plan.engine.cuda_graph_gib * kGiB;
+  const double utilization = r.memory_utilization ? *r.memory_utilization : plan.engine.memory_utilization;
+  plan.pool_inputs = {r.memory.total_bytes, utilization,  plan.weight_bytes_per_gpu, activation, non_torch,
+                      cuda_graph,           plan.kv_bytes_per_token_per_gpu, r.block_size};
   plan.pool = size_kv_pool(plan.pool_inputs);
   plan.pool_bytes_total = std::max(0.0, plan.pool.pool_bytes) * r.gpus;
   plan.tokens_total = plan.pool.tokens * plan.replicas;
@@ -243,7 +261,7 @@ KvPlan plan_kv(const b05::ModelConfig& model, const KvPlanRequest& r) {
         "hybrid KV cache manager does); `tokens` counts a page as block_size tokens of every layer, so the pool "
         "holds more tokens of long sequences than `tokens` says: read the sequence count");
 
-  const double reserves = plan.weight_bytes_per_gpu + activation + non_torch + r.cuda_graph_bytes;
+  const double reserves = plan.weight_bytes_per_gpu + activation + non_torch + cuda_graph;
   if (model.max_position_embeddings > 0 && plan.context > model.max_position_embeddings) {
     plan.binds = Binding::context_length;
     plan.max_sequences = 0;
@@ -255,7 +273,7 @@ KvPlan plan_kv(const b05::ModelConfig& model, const KvPlanRequest& r) {
     plan.binds_why = fmt::format(
         "weights {:.2f} GiB + activation {:.2f} GiB + non-torch {:.2f} GiB + CUDA graphs {:.2f} GiB per GPU = {:.2f} "
         "GiB leave no room in the {:.2f} GiB budget (vLLM: 'No available memory for the cache blocks')",
-        plan.weight_bytes_per_gpu / kGiB, activation / kGiB, non_torch / kGiB, r.cuda_graph_bytes / kGiB,
+        plan.weight_bytes_per_gpu / kGiB, activation / kGiB, non_torch / kGiB, cuda_graph / kGiB,
         reserves / kGiB, plan.pool.budget_bytes / kGiB);
   } else {
     plan.binds = Binding::kv_pool;
@@ -305,7 +323,8 @@ nlohmann::json to_json(const KvPlan& p) {
         {"forward_stage", p.activation.forward_stage}, {"forward_bytes", p.activation.forward_bytes},
         {"hidden_bytes", p.activation.hidden_bytes}, {"sampler_bytes", p.activation.sampler_bytes},
         {"activation_peak_bytes", p.activation.peak_bytes}, {"activation_binds", p.activation.binds},
-        {"sampler_bytes_per_logit", kSamplerBytesPerLogit}}},
+        {"sampler_bytes_per_logit", p.activation.sampler_bytes_per_logit}, {"vllm", p.engine.name},
+        {"engine", p.engine.engine}, {"engine_sources", p.engine.sources}}},
       {"sequence",
        {{"context", p.context}, {"windowed", p.windowed},
         {"kv_bytes_per_token_allocated_per_gpu", p.kv_bytes_per_token_per_gpu},

@@ -21,8 +21,8 @@
 //   V1 >= v0.21: the profile also captures graphs against a dummy KV cache and subtracts the estimate
 //     ("Estimated CUDA graph memory"; pull 30515 added it behind VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1,
 //     off, and v0.21.0 made it the default: its log says "CUDA graph memory profiling is enabled
-//     (default since v0.21.0)"). The planner's --cuda-graph-gib defaults to 0 (the logs it is checked
-//     against are V0 and V1 < v0.21); give the estimate line's value for v0.21 and later.
+//     (default since v0.21.0)").
+// Which terms a release subtracts, and their defaults, are an EngineProfile (engine_profile.hpp).
 // vllm/worker/cache_engine.py, CacheEngine.get_cache_block_size: num_layers * 2 (K and V) *
 //   block_size * num_kv_heads(per GPU) * head_size * dtype_size;
 // vllm/config.py, ModelConfig.get_num_kv_heads: max(1, total_num_kv_heads // tensor_parallel_size)
@@ -42,6 +42,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "engine_profile.hpp"
 #include "model.hpp"
 #include "tutor/hardware.hpp"
 
@@ -60,25 +61,6 @@ inline constexpr int kDefaultBlockSize = 16;
 inline constexpr double kDefaultActivationReserveGiB = 1.26;
 inline constexpr double kDefaultNonTorchGiB = 1.79;
 
-/// Non-torch memory the V1 profile measures (NCCL and custom all-reduce buffers, cuBLAS workspaces
-/// allocated outside torch after the baseline), per GPU: 0.13 GiB at TP=1 (Llama-3.1-8B, Qwen3-0.6B,
-/// gpt-oss-20b on one H100, vLLM V1) and 0.55 GiB at TP=2 (Llama-3.3-70B-FP8 on two H100s), from
-/// the logs tabulated in llm-d-benchmark, config_explorer/empirical-vllm-memory-results.md
-/// (https://github.com/llm-d/llm-d-benchmark/blob/main/config_explorer/empirical-vllm-memory-results.md).
-/// The CUDA context (about 0.6 GiB there) is in use before the profile's baseline and is not counted.
-inline constexpr double kDefaultNonTorchGiBSingleGpu = 0.13;
-inline constexpr double kDefaultNonTorchGiBTensorParallel = 0.55;
-
-/// The sampler part of the V1 profiling pass (GPUModelRunner._dummy_sampler_run on max_num_seqs rows
-/// of logits over the whole vocabulary: the fp32 logits and the sampler's top-k/top-p sort, softmax
-/// and log-softmax working set), in bytes per (row x vocab entry). Fitted, not derived: four V1 logs
-/// on one H100 at max_num_seqs 1024 (same llm-d-benchmark page) give (activation peak - the kept
-/// hidden states) / (1024 x vocab) = 38.4 (Llama-3.1-8B, 4.76 GiB), 38.3 (Qwen3-0.6B, 5.56 GiB),
-/// 38.4 (Qwen3-32B, 5.64 GiB), 38.3 (gpt-oss-20b, 7.38 GiB): about 9.6 fp32 copies of the logits.
-inline constexpr double kSamplerBytesPerLogit = 38.3;
-
-/// vLLM < v0.21 does not subtract CUDA-graph memory from the pool (see the header comment).
-inline constexpr double kDefaultCudaGraphGiB = 0;
 
 /// The total memory the engine budgets from: what torch.cuda.mem_get_info() returns as
 /// "total" (the runtime's figure), which is not the datasheet's decimal GB.
@@ -96,17 +78,18 @@ GpuMemory gpu_memory(const hw::GpuSpec& gpu);
 /// {"total_bytes", "total_GiB", "runtime_reported", "source"}.
 nlohmann::json to_json(const GpuMemory& memory);
 
-/// The scheduler limits vLLM's profiling pass runs at (vllm/engine/arg_utils.py,
-/// EngineArgs._set_default_args for `vllm serve`, V1 v0.8 and later): "if device_memory >= 70 *
+/// The scheduler limits vLLM's profiling pass runs at. V1 (vllm/engine/arg_utils.py,
+/// EngineArgs._set_default_args for `vllm serve`, v0.8 and later): "if device_memory >= 70 *
 /// GiB_bytes and 'a100' not in device_name": max_num_batched_tokens 8192, max_num_seqs 1024; else
-/// 2048 and 256. (V0 without chunked prefill profiled max_num_batched_tokens = max_model_len and
-/// max_num_seqs 256: pass --max-num-batched-tokens and --max-num-seqs to match a V0 log.)
+/// 2048 and 256. V0 (v0.6): max(context, 2048) tokens, or 2048 when context > 32768 (chunked
+/// prefill on), and 256 sequences.
 struct SchedulerLimits {
   std::int64_t max_num_batched_tokens = 0;
   std::int64_t max_num_seqs = 0;
   std::string why;
 };
-SchedulerLimits scheduler_defaults(const GpuMemory& memory, const std::string& gpu_name);
+SchedulerLimits scheduler_defaults(const EngineProfile& engine, const GpuMemory& memory, const std::string& gpu_name,
+                                   std::int64_t context);
 
 /// The activation peak of vLLM's profiling pass on one GPU, modelled from the layer shapes:
 ///   forward: the tensors live at once in the largest stage of one decoder layer, per token, times
@@ -118,12 +101,12 @@ SchedulerLimits scheduler_defaults(const GpuMemory& memory, const std::string& g
 ///     logits; attention: residual + normed + q, k, v of this GPU's heads + attention output + o.
 ///     At the activation dtype (bf16, 2 B).
 ///   sampler: the dummy forward's hidden states (max_num_batched_tokens x h x 2 B) stay alive while
-///     the sampler runs on max_num_seqs rows of logits: kSamplerBytesPerLogit x max_num_seqs x vocab
-///     (the logits are gathered whole on every TP rank).
+///     the sampler runs on max_num_seqs rows of logits: the release's sampler_bytes_per_logit x
+///     max_num_seqs x vocab (the logits are gathered whole on every TP rank).
 ///   peak = max(forward, hidden states + sampler).
 /// A model, checked against logs (tests): a long profiled batch makes the forward bind (Llama-3.1-8B
-/// at 20,000 tokens: 2.06 GiB, the log 2.07), many sequences make the sampler bind (1024 sequences
-/// on an H100: 4.75 GiB, the log 4.76).
+/// at 20,000 tokens: 2.06 GiB, the V0 log 2.07), many sequences make the sampler bind (1024 sequences
+/// on an H100: 4.75 GiB in a v0.10-era log, 1.87 GiB in v0.19.0's, whose logs say 4.76 and 1.89).
 struct ActivationPeak {
   std::int64_t max_num_batched_tokens = 0;
   std::int64_t max_num_seqs = 0;
@@ -131,13 +114,14 @@ struct ActivationPeak {
   std::string forward_stage;           ///< "mlp", "moe" or "attention"
   double forward_bytes = 0;            ///< forward_bytes_per_token x max_num_batched_tokens
   double hidden_bytes = 0;             ///< max_num_batched_tokens x hidden x 2 B, kept for the sampler
-  double sampler_bytes = 0;            ///< kSamplerBytesPerLogit x max_num_seqs x vocab
+  double sampler_bytes_per_logit = 0;  ///< the engine profile's
+  double sampler_bytes = 0;            ///< sampler_bytes_per_logit x max_num_seqs x vocab
   double peak_bytes = 0;               ///< max(forward, hidden + sampler)
   std::string binds;                   ///< "forward" or "sampler"
 };
 /// Throws std::invalid_argument naming --max-num-batched-tokens / --max-num-seqs when < 1.
 ActivationPeak activation_peak(const b05::ModelConfig& model, int tp, std::int64_t max_num_batched_tokens,
-                               std::int64_t max_num_seqs);
+                               std::int64_t max_num_seqs, double sampler_bytes_per_logit);
 
 /// The engine's formula on plain numbers, for one GPU.
 struct KvPoolInputs {
@@ -169,12 +153,13 @@ struct KvPlanRequest {
   int tp = 1;                       ///< tensor-parallel degree
   double weight_bytes_per_param = 2;  ///< bf16
   double kv_bytes_per_element = 2;    ///< bf16
-  double memory_utilization = kDefaultMemoryUtilization;
+  std::string engine = kDefaultEngineProfile;      ///< --vllm: which release's profile (engine_profile.hpp)
+  std::optional<double> memory_utilization;        ///< unset: the engine profile's default (0.90; 0.92 from v0.21)
   std::optional<double> activation_reserve_bytes;  ///< unset: activation_peak() of the profiling pass
-  std::optional<double> non_torch_bytes;           ///< unset: 0.13 GiB at TP=1, 0.55 GiB at TP > 1
-  double cuda_graph_bytes = kDefaultCudaGraphGiB * kGiB;
-  std::int64_t max_num_batched_tokens = 0;         ///< 0: scheduler_defaults(memory, gpu_name)
-  std::int64_t max_num_seqs = 0;                   ///< 0: scheduler_defaults(memory, gpu_name)
+  std::optional<double> non_torch_bytes;           ///< unset: the engine profile's figure for TP=1 or TP > 1
+  std::optional<double> cuda_graph_bytes;          ///< unset: the engine profile's (0 before v0.21)
+  std::int64_t max_num_batched_tokens = 0;         ///< 0: scheduler_defaults()
+  std::int64_t max_num_seqs = 0;                   ///< 0: scheduler_defaults()
   std::string gpu_name;                            ///< for the scheduler defaults' A100 rule
   int block_size = kDefaultBlockSize;
   std::int64_t context = 0;         ///< tokens per sequence (prompt + output); 0 = max_position_embeddings
@@ -198,6 +183,7 @@ struct KvPlan {
   bool activation_modelled = false;      ///< true: pool_inputs.activation_bytes = activation.peak_bytes
   ActivationPeak activation;             ///< the modelled peak (filled even when a reserve was given)
   SchedulerLimits scheduler;             ///< the profiled batch limits and where they come from
+  EngineProfile engine;                  ///< the release profile the defaults came from
   std::string non_torch_source;          ///< where the non-torch figure comes from
   KvPool pool;                           ///< per GPU (each GPU of a TP group holds the same block count)
   double pool_bytes_total = 0;           ///< pool bytes summed over all GPUs
@@ -224,9 +210,9 @@ KvPlan plan_kv(const b05::ModelConfig& model, const KvPlanRequest& request);
 /// The planner's formula and its sources in one line each, for reports and records.
 inline constexpr const char* kKvPlanFormula =
     "pool per GPU = total x utilization - weights/TP - activation peak - non-torch - CUDA graphs (vLLM >= v0.21); "
-    "activation peak = max(max_num_batched_tokens x live bytes per token, hidden states + 38.3 B x max_num_seqs x "
-    "vocab); pages = floor(pool / (block_size x kv_bytes_per_token_per_gpu)); kv heads per GPU = max(1, kv_heads / "
-    "TP)";
+    "activation peak = max(max_num_batched_tokens x live bytes per token, hidden states + sampler bytes per logit x "
+    "max_num_seqs x vocab); pages = floor(pool / (block_size x kv_bytes_per_token_per_gpu)); kv heads per GPU = "
+    "max(1, kv_heads / TP)";
 inline constexpr const char* kKvPlanSource =
     "vLLM: vllm/worker/worker.py Worker.determine_num_available_blocks (V0); vllm/v1/worker/gpu_worker.py "
     "Worker.determine_available_memory (V1); vllm/worker/cache_engine.py CacheEngine.get_cache_block_size; "
