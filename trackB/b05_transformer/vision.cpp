@@ -13,6 +13,7 @@
 //                               Llama4MultiModalProjector
 #include "vision.hpp"
 
+#include <cstdio>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -24,6 +25,8 @@ namespace tutor::b05 {
 namespace {
 
 double d(std::int64_t v) { return static_cast<double>(v); }
+
+constexpr double kMaxExactCount = 9007199254740992.0;  // 2^53
 
 /// At most 40 characters of a config string, control characters shown as '?', so that an
 /// error stays one line.
@@ -180,7 +183,16 @@ std::optional<VisionTower> read_vision_tower(const nlohmann::json& config, std::
       if (declared && !declared_matches)
         v.refuse("model_type", "model_type " + parent + " builds a " + std::string(k.vision_type) + " tower, got " +
                                    quoted(*declared));
-      return k.count(v, text_hidden_size);
+      const VisionTower t = k.count(v, text_hidden_size);
+      // Counts are doubles holding integers: above 2^53 they stop being exact (and the printed
+      // integer would be wrong), far beyond any published tower (Llama 4's is 8.7e8).
+      if (!(t.params() <= kMaxExactCount)) {
+        char count[32];
+        std::snprintf(count, sizeof count, "%.3g", t.params());
+        v.refuse("hidden_size", std::string("the sizes give a tower of ") + count +
+                                    " parameters, more than 2^53 (the largest count stated exactly)");
+      }
+      return t;
     }
     v.refuse("model_type", "unknown vision model " + quoted(declared.value_or("")) + " (model_type " + quoted(parent) +
                                "); supported: " + known_vision_models());

@@ -418,5 +418,17 @@ TEST(VisionTower, RefusesAMissingSizeNamingTheNestedKey) {
   EXPECT_EQ(error_of([&] { read_vision_tower(c, 8); }).rfind("vision_config.num_attention_heads", 0), 0u);
 }
 
+// Sizes that would give a count beyond 2^53 (where doubles stop holding every integer) are
+// refused in one line instead of printed wrong.
+TEST(VisionTower, RefusesSizesBeyondAnExactCount) {
+  json c = small_gemma3();
+  c["vision_config"]["hidden_size"] = 2147483646;
+  c["vision_config"]["intermediate_size"] = 2147483647;
+  c["vision_config"]["num_hidden_layers"] = 100000;
+  const std::string e = error_of([&] { read_vision_tower(c, 8); });
+  EXPECT_EQ(e.rfind("vision_config.hidden_size: the sizes give a tower of", 0), 0u) << e;
+  EXPECT_EQ(e.find('\n'), std::string::npos);
+}
+
 }  // namespace
 }  // namespace tutor::b05
