@@ -82,9 +82,11 @@ void print_step2(std::FILE* out, const NodeSizing& n) {
                     "fit\n");
     return;
   }
-  fmt::print(out, "  pool          {} - {} (weights) - {} (activation peak) - {} (non-torch) = {} = {} per GPU\n",
+  fmt::print(out, "  pool          {} - {} (weights) - {} (activation peak) - {} (non-torch){} = {} = {} per GPU\n",
              gib(p.pool.budget_bytes), gib(p.weight_bytes_per_gpu), gib(r.activation_reserve_bytes),
-             gib(r.non_torch_bytes), gib(p.pool.pool_bytes), gb(p.pool.pool_bytes));
+             gib(r.non_torch_bytes),
+             r.cuda_graph_bytes > 0 ? fmt::format(" - {} (CUDA graphs)", gib(r.cuda_graph_bytes)) : std::string(),
+             gib(p.pool.pool_bytes), gb(p.pool.pool_bytes));
   if (n.model.is_mla())
     fmt::print(out, "  KV per token  MLA latent: {} B (bf16), all of it on every GPU\n",
                group(p.kv_bytes_per_token_model));
@@ -266,7 +268,8 @@ void print_step5(std::FILE* out, const NodeSizing& n) {
       fmt::print(out, "  {:<34} does not fit in HBM: {:.2f} GiB of weights per GPU, + {:.2f} GiB of reserves, "
                       "against a {:.2f} GiB budget\n",
                  v.precision.label, v.plan.weight_bytes_per_gpu / b06::kGiB,
-                 (n.request.activation_reserve_bytes + n.request.non_torch_bytes) / b06::kGiB,
+                 (n.request.activation_reserve_bytes + n.request.non_torch_bytes + n.request.cuda_graph_bytes) /
+                     b06::kGiB,
                  v.plan.pool.budget_bytes / b06::kGiB);
       continue;
     }
@@ -402,7 +405,8 @@ json record(const NodeSizing& n, const std::string& command) {
        {{"model", m.name}, {"gpu", n.gpu.key}, {"gpus", r.gpus}, {"tp", r.tp}, {"slo_ms", r.slo_ms},
         {"context", r.context}, {"memory_utilization", r.memory_utilization},
         {"activation_reserve_GiB", r.activation_reserve_bytes / b06::kGiB},
-        {"non_torch_GiB", r.non_torch_bytes / b06::kGiB}, {"block_size", r.block_size},
+        {"non_torch_GiB", r.non_torch_bytes / b06::kGiB}, {"cuda_graph_GiB", r.cuda_graph_bytes / b06::kGiB},
+        {"block_size", r.block_size},
         {"bandwidth_efficiency", r.bandwidth_efficiency}, {"compute_efficiency", r.compute_efficiency},
         {"overhead_us", r.overhead_us}, {"allreduce_latency_us", n.allreduce_latency_us},
         {"allreduce_latency_source", n.allreduce_latency_from_nccl_model ? "NCCL tuning model" : "--allreduce-latency-us"}}},
@@ -442,6 +446,7 @@ int run(int argc, char** argv) {
   std::string model, config, gpu;
   NodeRequest r;
   double activation_reserve_gib = b06::kDefaultActivationReserveGiB, non_torch_gib = b06::kDefaultNonTorchGiB;
+  double cuda_graph_gib = 0;
   app.add_option("--model", model, "shipped model: the file stem of a config under data/models/ (llama-3.1-70b, "
                                    "...); one of --model or --config is required");
   app.add_option("--config", config, "any Hugging Face config.json, instead of --model");
@@ -478,6 +483,10 @@ int run(int argc, char** argv) {
   app.add_option("--non-torch-gib", non_torch_gib, "memory outside the tensor allocator, GiB per GPU (0 .. 1e5; "
                                                    "default 1.79, B06)")
       ->check(number_in(0, 1e5));
+  app.add_option("--cuda-graph-gib", cuda_graph_gib,
+                 "CUDA-graph memory the engine subtracts before sizing the pool, GiB per GPU (0 .. 1e5; default 0: "
+                 "vLLM before v0.21; B06)")
+      ->check(number_in(0, 1e5));
   app.add_option("--block-size", r.block_size, "tokens per KV page (1 .. 4096; vLLM default 16)")->check(integer_in(1, 4096));
   app.add_option("--overhead-us", r.overhead_us, "fixed cost per decode step, microseconds (0 .. 1e6; default 0: "
                                                  "the roofline floor)")
@@ -496,6 +505,7 @@ int run(int argc, char** argv) {
   if (!(non_torch_gib >= 0)) throw UsageError(fmt::format("--non-torch-gib: must be >= 0, got {}", non_torch_gib));
   r.activation_reserve_bytes = activation_reserve_gib * b06::kGiB;
   r.non_torch_bytes = non_torch_gib * b06::kGiB;
+  r.cuda_graph_bytes = cuda_graph_gib * b06::kGiB;
 
   // Cheap checks first, so a bad number is reported before a model file is read.
   if (r.gpus < 1) throw UsageError(fmt::format("--gpus: must be a positive integer, got {}", r.gpus));

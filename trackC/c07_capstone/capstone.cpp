@@ -150,6 +150,8 @@ void validate(const b05::ModelConfig& model, NodeRequest& r) {
     throw UsageError(fmt::format("--activation-reserve-gib: must be >= 0, got {}", r.activation_reserve_bytes / b06::kGiB));
   if (!(std::isfinite(r.non_torch_bytes) && r.non_torch_bytes >= 0))
     throw UsageError(fmt::format("--non-torch-gib: must be >= 0, got {}", r.non_torch_bytes / b06::kGiB));
+  if (!(std::isfinite(r.cuda_graph_bytes) && r.cuda_graph_bytes >= 0))
+    throw UsageError(fmt::format("--cuda-graph-gib: must be >= 0, got {}", r.cuda_graph_bytes / b06::kGiB));
   if (!(std::isfinite(r.overhead_us) && r.overhead_us >= 0))
     throw UsageError(fmt::format("--overhead-us: must be >= 0 microseconds, got {}", r.overhead_us));
   if (!std::isfinite(r.allreduce_latency_us))
@@ -189,7 +191,7 @@ std::string does_not_fit(const NodeSizing& node, const VariantSizing& v) {
   const NodeRequest& r = node.request;
   const b06::KvPool& pool = v.plan.pool;
   const double weights = v.plan.weight_bytes_per_gpu;
-  const double reserves = r.activation_reserve_bytes + r.non_torch_bytes;
+  const double reserves = r.activation_reserve_bytes + r.non_torch_bytes + r.cuda_graph_bytes;
   std::string why = fmt::format(
       "weights do not fit in HBM: {:.2f} GiB of {} weights per GPU ({:.2f} GB / TP {}) + {:.2f} GiB of engine "
       "reserves (activation peak {:.2f}, non-torch {:.2f}) = {:.2f} GiB against a budget of {:.2f} GiB per GPU "
@@ -227,6 +229,7 @@ VariantSizing size_variant(const NodeSizing& node, const Precision& precision) {
   kv.memory_utilization = r.memory_utilization;
   kv.activation_reserve_bytes = r.activation_reserve_bytes;
   kv.non_torch_bytes = r.non_torch_bytes;
+  kv.cuda_graph_bytes = r.cuda_graph_bytes;
   kv.block_size = r.block_size;
   kv.context = r.context;
   try {

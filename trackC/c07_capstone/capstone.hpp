@@ -204,6 +204,7 @@ struct NodeRequest {
   double memory_utilization = b06::kDefaultMemoryUtilization;  ///< --memory-utilization, (0, 1]
   double activation_reserve_bytes = b06::kDefaultActivationReserveGiB * b06::kGiB;  ///< --activation-reserve-gib
   double non_torch_bytes = b06::kDefaultNonTorchGiB * b06::kGiB;  ///< --non-torch-gib
+  double cuda_graph_bytes = 0;  ///< --cuda-graph-gib: the CUDA-graph estimate vLLM >= v0.21 subtracts (B06)
   int block_size = b06::kDefaultBlockSize;                         ///< --block-size
   double bandwidth_efficiency = kDefaultBandwidthEfficiency;      ///< --bandwidth-efficiency, (0, 1]
   double compute_efficiency = kDefaultComputeEfficiency;          ///< --compute-efficiency, (0, 1]
