@@ -81,6 +81,12 @@ int main(int argc, char** argv) try {
   write(out / "huge_shared_experts.json", with_value(deepseek, "n_shared_experts", "1000000000000000"));
   write(out / "huge_layers.json", with_value(llama, "num_hidden_layers", "4000000000"));
   write(out / "huge_hidden.json", with_value(llama, "hidden_size", "9007199254740993"));
+  // Each field within its bound, their product past what a double counts exactly (1e24).
+  std::string product = with_value(llama, "hidden_size", "2147483647");
+  product = with_value(product, "intermediate_size", "2147483647");
+  product = with_value(product, "num_hidden_layers", "100000");
+  product = with_value(product, "num_attention_heads", "1");
+  write(out / "huge_product.json", with_value(product, "num_key_value_heads", "1"));
 
   // GPU files.
   const std::string gpu = "{\"name\": \"X\", \"memory_GB\": 80, \"hbm_bandwidth_GBps\": 3350, \"bf16_TFLOPs\": 989}\n";

@@ -7,6 +7,7 @@
 #include "model.hpp"
 
 #include "family.hpp"
+#include "model_bounds.hpp"
 #include "vision.hpp"
 
 #include "tutor/cli.hpp"
@@ -145,7 +146,9 @@ ModelConfig load_model_file(const std::string& path) {
   } catch (const InputError& e) {
     throw ConfigError(e.key().empty() ? path : e.key(), e.what_only());
   }
-  return parse_hf_config(j, std::filesystem::path(path).stem().string());
+  ModelConfig m = parse_hf_config(j, std::filesystem::path(path).stem().string());
+  require_countable(m);  // products of bounded fields can still pass what a double counts exactly
+  return m;
 }
 
 std::string models_dir() {
