@@ -230,6 +230,12 @@ int run_memory(MemoryOptions o, Outputs& outputs, const std::string& command) {
   const b05::ModelConfig model = load_model(o);  // num_hidden_layers <= 100,000 (b05's reader)
   const MemoryPlan plan = as_usage([&] { return plan_memory(model, c, cap.bytes); });
   const ParallelConfig& pc = plan.config;
+  // A layer's activations grow as s b h and a s^2 b: past 2^53 B no byte count is exact, and
+  // printing one as an integer is undefined behaviour (it printed "-0 B").
+  if (!(plan.layer.all_bytes <= 9007199254740992.0))
+    throw UsageError(fmt::format("--seq-len {} x --micro-batch {}: one layer's activations would be {:.3g} B (hidden "
+                                 "{}); at most 2^53 = 9.0e15 B: lower them",
+                                 pc.seq_len, pc.micro_batch, plan.layer.all_bytes, model.hidden_size));
   std::FILE* out = outputs.human();
 
   fmt::print(out, "kind: model (per-GPU training memory from ZeRO's and Korthikanti et al.'s accounting; nothing "
