@@ -1,6 +1,6 @@
 // libFuzzer harness: a config.json through the whole B05 reader and calculator, as
 // `b05_transformer calc` runs them: JSON reader, ModelConfig, parameter count, KV bytes, FLOPs
-// and activations. Bad input must be a ConfigError or InputError; a config that is accepted must
+// and activations (load_model_file's steps, without the file). Bad input must be a ConfigError or InputError; a config that is accepted must
 // give finite, non-negative numbers (a negative parameter count printed with exit 0 was a bug).
 #include <cmath>
 #include <cstddef>
@@ -10,6 +10,7 @@
 
 #include "calculator.hpp"
 #include "model.hpp"
+#include "model_bounds.hpp"
 #include "tutor/json_input.hpp"
 
 namespace {
@@ -24,6 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ModelConfig m;
   try {
     m = parse_hf_config(tutor::parse_json_text(text, "fuzz.json"), "fuzz");
+    require_countable(m);  // as load_model_file does
   } catch (const tutor::InputError&) {
     return 0;
   } catch (const ConfigError&) {

@@ -104,6 +104,8 @@ int main(int argc, char** argv) try {
     ::close(fd);
   }
   write(out / "trace_long_line.csv", "timestamp_s,prompt_tokens,output_tokens\n0," + std::string(4 << 20, '7') + ",1\n");
+  write(out / "trace_huge_sequence.csv",
+        "timestamp_s,prompt_tokens,output_tokens\n0,2147483647,2147483647\n");
   write(out / "trace_escape.csv", "timestamp_s,prompt_tokens,output_tokens\n0,10,10\n0,\x1b[2J,1\n");
 
   // A data folder whose models/ holds a link loop, a dangling link and one good config.

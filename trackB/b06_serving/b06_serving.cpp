@@ -432,6 +432,8 @@ int run_batch(BatchOptions o, Outputs& outputs, const std::string& command) {
                      {"max_tokens", cap}, {"seed", o.seed}};
   }
 
+  require_simulable(requests, o.trace.empty() ? fmt::format("--requests {} x the length options", o.requests)
+                                              : "--trace " + o.trace);
   SimulationOptions sim_options;
   sim_options.series_every_steps = o.series_every_steps;
   const bool progress = ::isatty(STDERR_FILENO);

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <istream>
@@ -280,6 +281,10 @@ class TraceParser {
     r.arrival_s = parse_timestamp(fields[0], source_, line_);
     r.prompt_tokens = parse_positive_int(fields[1], source_, line_, kFieldNames[1]);
     r.output_tokens = parse_positive_int(fields[2], source_, line_, kFieldNames[2]);
+    if (std::int64_t(r.prompt_tokens) + r.output_tokens > std::numeric_limits<std::int32_t>::max())
+      throw ParseError(source_, line_, kFieldNames[2],
+                       "prompt_tokens + output_tokens is " + std::to_string(std::int64_t(r.prompt_tokens) + r.output_tokens) +
+                           "; a sequence holds at most 2147483647 tokens");
     if (!out_.empty() && r.arrival_s < out_.back().arrival_s)
       throw ParseError(source_, line_, kFieldNames[0],
                        quoted(fields[0]) + " is earlier than the previous row's " + shortest(out_.back().arrival_s) +
@@ -306,6 +311,17 @@ std::vector<Request> parse_trace_csv(std::istream& in, const std::string& source
   }
   if (in.bad()) throw UsageError(source_name + ": read error");
   return parser.finish();
+}
+
+void require_simulable(const std::vector<Request>& requests, const std::string& what) {
+  double tokens = 0;
+  for (const Request& r : requests) tokens += double(r.prompt_tokens) + double(r.output_tokens);
+  if (tokens > kMaxWorkloadTokens) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.3g", tokens);
+    throw UsageError(what + ": " + text + " prompt + output tokens to simulate; at most 2^32 = 4.29e9 (a run "
+                                          "past it takes hours): fewer requests or shorter lengths");
+  }
 }
 
 std::vector<Request> read_trace_csv(const std::string& path) {

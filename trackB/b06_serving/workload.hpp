@@ -94,13 +94,23 @@ inline constexpr const char* kTraceHeader = "timestamp_s,prompt_tokens,output_to
 
 /// Reads a trace: the header line, then one request per line: timestamp_s a finite
 /// number >= 0 of seconds and not earlier than the previous row's, prompt_tokens and
-/// output_tokens positive integers (at most 2^31 - 1). Spaces around fields, a UTF-8
+/// output_tokens positive integers whose sum is at most 2^31 - 1 (a sequence's length). Spaces around fields, a UTF-8
 /// byte-order mark, CRLF line ends and blank lines are accepted. Throws ParseError on the
 /// first malformed line (and when no request follows the header), and at the first byte that
 /// is not printable ASCII, tab, CR or LF (a NUL: a binary file), the first line longer than
 /// kMaxTraceLineBytes and the row past kMaxTraceRows, without reading further; `source_name`
 /// is what the message calls the input.
 std::vector<Request> parse_trace_csv(std::istream& in, const std::string& source_name);
+
+/// The most prompt + output tokens a workload may hold: the simulator takes at least one step
+/// per decode token of a lone request (tens of millions of steps a second here), so 2^32 tokens
+/// bound a run to minutes; beyond it a run would take hours and is refused before it starts.
+inline constexpr double kMaxWorkloadTokens = 4294967296.0;
+
+/// Throws UsageError("<what>: <n> prompt + output tokens to simulate; at most 2^32 = 4.29e9
+/// ...") when the requests hold more than kMaxWorkloadTokens; `what` names the options the
+/// requests came from ("--trace t.csv", "--requests 20000000 x the length options").
+void require_simulable(const std::vector<Request>& requests, const std::string& what);
 
 /// parse_trace_csv on the file at `path` (named by `path` in messages), read in 64 KiB pieces,
 /// never whole. Throws tutor::InputError ("<path>: <why>") if it cannot be opened,
