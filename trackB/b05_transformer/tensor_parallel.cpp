@@ -1,6 +1,7 @@
 #include "tensor_parallel.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -79,6 +80,13 @@ TensorParallelShare tensor_parallel_share(const ModelConfig& m, int tp, double b
   s.weight_read_bytes_per_gpu = (s.params_per_gpu - input_embedding) * bytes_per_param;
   s.prefill_bytes_per_gpu = s.weight_read_bytes_per_gpu + s.kv_bytes_for_context_per_gpu;
   s.decode_bytes_per_gpu = s.weight_read_bytes_per_gpu + s.kv_bytes_for_context_per_gpu;
+  // Counts are printed as exact integers: refuse what an int64 cannot hold (a config far beyond
+  // any model) rather than print a wrapped number.
+  for (const double v : {s.params_per_gpu, s.weight_bytes_per_gpu, s.kv_bytes_per_token_per_gpu,
+                         s.prefill_bytes_per_gpu, s.decode_bytes_per_gpu})
+    require(std::isfinite(v) && v >= 0 && v < 9e15,
+            "--tp: the config's per-GPU sizes exceed what this tool reports (" + std::to_string(v) +
+                "); check hidden_size, num_hidden_layers, intermediate_size and vocab_size");
   return s;
 }
 

@@ -50,6 +50,13 @@ double dtype_or_throw(const std::string& option, const std::string& dtype) {
 }
 
 std::string group(std::int64_t v) { return thousands(v); }
+/// A byte or token count the model derived: grouped digits while it fits an int64 exactly
+/// (llround of a larger double is undefined), else three significant digits.
+std::string count_text(double v) {
+  if (!std::isfinite(v)) return "n/a";
+  if (std::fabs(v) < 1e15) return thousands(std::llround(v));
+  return fmt::format("{:.3e}", v);
+}
 std::string gib(double bytes) { return fmt::format("{:.2f} GiB", bytes / kGiB); }
 
 // ---- model and GPU choice (kv and batch) -------------------------------------------------
@@ -232,7 +239,7 @@ void print_kv(std::FILE* out, const KvSetup& s, const KvOptions& o) {
   if (p.activation_modelled)
     fmt::print(out, "  - activation {:>12}  peak of the profiling pass (model): max(forward {} tokens x {} B = {}, "
                     "hidden states {} + sampler {} seqs x {} vocab x {:g} B = {}); the {} binds\n",
-               gib(a.peak_bytes), group(a.max_num_batched_tokens), group(std::llround(a.forward_bytes_per_token)),
+               gib(a.peak_bytes), group(a.max_num_batched_tokens), count_text(a.forward_bytes_per_token),
                gib(a.forward_bytes), gib(a.hidden_bytes), group(a.max_num_seqs), group(m.vocab_size),
                a.sampler_bytes_per_logit, gib(a.hidden_bytes + a.sampler_bytes), a.binds);
   else
@@ -254,15 +261,14 @@ void print_kv(std::FILE* out, const KvSetup& s, const KvOptions& o) {
   else
     fmt::print(out, "  = KV pool    {:>12}  ({:.2f} GB)\n", gib(p.pool.pool_bytes), p.pool.pool_bytes / 1e9);
   fmt::print(out, "  KV per token {} B ({} KV head{} of {} per GPU, {}); page = {} tokens = {} B\n",
-             group(std::llround(p.kv_bytes_per_token_per_gpu)), p.kv_heads_per_gpu,
+             count_text(p.kv_bytes_per_token_per_gpu), p.kv_heads_per_gpu,
              p.kv_heads_per_gpu == 1 ? "" : "s", m.is_mla() ? 1 : m.num_kv_heads, o.kv_dtype, s.request.block_size,
-             group(std::llround(p.pool.block_bytes)));
+             count_text(p.pool.block_bytes));
   fmt::print(out, "  pages {}   tokens {}\n", group(p.pool.blocks), group(p.pool.tokens));
   if (p.windowed)
     fmt::print(out, "  KV per token: {} B allocated per page slot (every layer), {} B added per token once a sequence "
                     "is past every window (full-attention layers only)\n",
-               group(std::llround(p.kv_bytes_per_token_per_gpu)),
-               group(std::llround(p.kv_bytes_per_token_growth_per_gpu)));
+               count_text(p.kv_bytes_per_token_per_gpu), count_text(p.kv_bytes_per_token_growth_per_gpu));
   fmt::print(out, "\nnode ({} GPU{})\n", s.request.gpus, s.request.gpus == 1 ? "" : "s");
   fmt::print(out, "  KV pool {} in all, {} tokens ({} replica{} x {} tokens)\n", gib(p.pool_bytes_total),
              group(p.tokens_total), p.replicas, p.replicas == 1 ? "" : "s", group(p.pool.tokens));
@@ -270,7 +276,7 @@ void print_kv(std::FILE* out, const KvSetup& s, const KvOptions& o) {
              group(p.blocks_per_sequence), group(p.max_sequences),
              p.windowed ? fmt::format(" ({} tokens of context in all: windowed layers keep less than `tokens` "
                                       "counts, so more tokens fit than the page count says)",
-                                      group(p.max_sequences * p.context))
+                                      count_text(double(p.max_sequences) * double(p.context)))
                         : "");
   fmt::print(out, "  binds: {}: {}\n", to_string(p.binds), p.binds_why);
   for (const auto& n : p.notes) fmt::print(out, "  note: {}\n", n);
