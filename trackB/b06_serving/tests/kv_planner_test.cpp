@@ -460,6 +460,55 @@ TEST(KvProfile, DefaultsMatchVllm0_19LogQwen25_7B_H100) {
   EXPECT_NEAR(p.pool.pool_bytes / kGiB / 58.53, 1.0, 0.10);
 }
 
+// A v0.19.0 log where the forward binds: Granite-3.1-8B (same page: "torch peak memory increase:
+// 0.85GiB; non-torch forward increase memory: 0.46GiB; weights memory: 15.25GiB", "Available KV
+// cache memory: 58.66 GiB", 384,432 tokens), planned with data/models/granite-3.3-8b.json, the same
+// shapes but 4 more vocabulary rows (49,159; Granite 3.1's tokenizer has 49,155: 32 KiB of weights).
+//   weights 8,170,864,640 x 2 = 16,341,729,280 B = 15.219421 GiB (tied embeddings)
+//   forward 8192 x (3 x 4096 + 3 x 12800) x 2 B = 8192 x 101,376 = 830,472,192 B = 0.773438 GiB
+//   sampler side 67,108,864 + 14.8 x 1024 x 49,159 = 812,123,340.8 B = 0.756349 GiB < forward
+//   pool 75.259 - 15.219421 - 0.773438 - 0.25 = 59.016141 GiB (log 58.66: +0.61%)
+//   pages of 16 x 163,840 B: floor(59.016141 GiB / 2,621,440 B) = 24,173 (log 384,432 / 16 = 24,027)
+TEST(KvProfile, DefaultsMatchVllm0_19LogGranite8B_ForwardBinds) {
+  const auto model = b05::load_shipped_model("granite-3.3-8b");
+  KvPlanRequest r;
+  r.memory = gpu_memory(*tutor::hw::find_gpu("h100"));
+  r.gpu_name = "NVIDIA H100 SXM5 80GB";
+  r.memory_utilization = 0.95;
+  r.context = 8192;
+  const KvPlan p = plan_kv(model, r);
+  EXPECT_EQ(p.activation.binds, "forward");
+  EXPECT_DOUBLE_EQ(p.activation.peak_bytes, 830472192.0);
+  EXPECT_NEAR(p.pool.pool_bytes / kGiB, 59.016141, 1e-5);
+  EXPECT_EQ(p.pool.blocks, 24173);
+  EXPECT_NEAR(p.pool.pool_bytes / kGiB / 58.66, 1.0, 0.10);
+}
+
+// A v0.19.0 log of a mixture of experts: Qwen1.5-MoE-A2.7B (same page: "torch peak memory
+// increase: 2.47GiB; non-torch forward increase memory: 0.25GiB; weights memory: 26.67GiB",
+// "Available KV cache memory: 45.83 GiB").
+//   weights 14,315,784,192 x 2 = 28,631,568,384 B = 26.665226 GiB (data/models/SOURCES.md's count)
+//   forward per token 3 x 2048 + 4 x (3 x 1408 + 2048) + 3 x 5632 + 60 = 48,188 values = 96,376 B,
+//     x 8192 = 0.735 GiB; sampler side 8192 x 2048 x 2 + 14.8 x 1024 x 151,936 = 2,336,174,899.2 B
+//     = 2.175732 GiB, which binds (log 2.47: the model misses 0.29 GiB, buffers of the MoE layers
+//     it does not count)
+//   pool 75.259 - 26.665226 - 2.175732 - 0.25 = 46.168042 GiB (log 45.83: +0.74%)
+TEST(KvProfile, DefaultsMatchVllm0_19LogQwen15MoE) {
+  const auto model = b05::load_shipped_model("qwen1.5-moe-a2.7b");
+  KvPlanRequest r;
+  r.memory = gpu_memory(*tutor::hw::find_gpu("h100"));
+  r.gpu_name = "NVIDIA H100 SXM5 80GB";
+  r.memory_utilization = 0.95;
+  r.context = 8192;
+  const KvPlan p = plan_kv(model, r);
+  EXPECT_DOUBLE_EQ(p.weight_bytes_per_gpu, 28631568384.0);
+  EXPECT_DOUBLE_EQ(p.activation.forward_bytes_per_token, 96376.0);
+  EXPECT_EQ(p.activation.binds, "sampler");
+  EXPECT_NEAR(p.activation.peak_bytes, 2336174899.2, 1.0);
+  EXPECT_NEAR(p.pool.pool_bytes / kGiB, 46.168042, 1e-5);
+  EXPECT_NEAR(p.pool.pool_bytes / kGiB / 45.83, 1.0, 0.10);
+}
+
 // ---- the V0 profile (--vllm v0.6) against V0 logs of three GPUs ------------------------------
 // V0 profiled max(max_model_len, 2048) tokens without chunked prefill and 256 sequences; its
 // non-torch default is 0.10 GiB. The RTX 3090 (24 GB, the log of issue 10517 above; no RTX 3090
