@@ -17,9 +17,11 @@
 //          (NCCL buffers reach 2.07 GiB per GPU at TP=2); the CUDA-graph estimate is computed and
 //          logged but not subtracted (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaults to 0).
 //   v0.21  v0.19 plus the two changes that followed it, not checked against a log here: the
-//          profile subtracts its CUDA-graph estimate ("CUDA graph memory profiling is enabled
-//          (default since v0.21.0)"; pull 30515 added it behind the variable), and the default
-//          --gpu-memory-utilization is 0.92 (pull 38284).
+//          profile subtracts its CUDA-graph estimate (pull 30515 added it behind the variable;
+//          vllm/envs.py: "Enabled by default as of v0.21.0"; a v0.27.1 log: "CUDA graph memory
+//          profiling is enabled (default since v0.21.0)"), and the default --gpu-memory-utilization
+//          is 0.92 (pull 38284). Pull 49233 reports that from 0.25.1 the V2 model runner, the
+//          default for dense models, returned 0 for the estimate: there, give --cuda-graph-gib 0.
 // The default is v0.19: the newest release whose full start-up logs the planner was checked
 // against (kv_planner_test.cpp, README section 5.1).
 #include <string>
