@@ -112,7 +112,8 @@ void add_kv_options(CLI::App* app, KvOptions& o) {
   app->add_option("--kv-dtype", o.kv_dtype, "KV-cache storage type: " + b05::known_dtypes() + " (default bf16)");
   app->add_option("--vllm", o.vllm,
                   "the vLLM release whose start-up memory profile the defaults follow: " + known_engine_profiles() +
-                  " (default " + kDefaultEngineProfile + ", the newest checked against published logs)");
+                  " (default " + kDefaultEngineProfile + ", the newest checked against published logs)")
+      ->option_text("VERSION");
   app->add_option("--memory-utilization", o.memory_utilization,
                   "fraction of each GPU's total memory the engine may use, in (0, 1] (vLLM "
                   "--gpu-memory-utilization; default the release's: 0.9, 0.92 from v0.21)")
