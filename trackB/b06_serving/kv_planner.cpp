@@ -209,7 +209,7 @@ KvPlan plan_kv(const b05::ModelConfig& model, const KvPlanRequest& r) {
   plan.kv_bytes_per_token_per_gpu = plan.kv_bytes_per_token_model * per_gpu_share;
 
   // The profiling pass: its batch limits, its activation peak (modelled unless given), the
-  // non-torch memory (V1 logs' figure for this TP unless given) and the CUDA-graph estimate.
+  // non-torch memory (the release profile's figure for this TP unless given) and the CUDA-graph estimate.
   plan.engine = engine_profile(r.engine);
   plan.scheduler = scheduler_defaults(plan.engine, r.memory, r.gpu_name, plan.context);
   if (r.max_num_batched_tokens > 0) {
