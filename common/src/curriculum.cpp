@@ -1,4 +1,5 @@
 #include "tutor/curriculum.hpp"
+#include "tutor/json_input.hpp"
 
 #include <fmt/format.h>
 
@@ -418,8 +419,8 @@ std::string_view to_string(Status status) {
 Curriculum parse_curriculum(std::string_view json_text) {
   json root;
   try {
-    root = json::parse(json_text);
-  } catch (const json::parse_error& error) {
+    root = parse_json_text(json_text, "curriculum");  // bounded depth, lengths, numbers (tutor/json_input.hpp)
+  } catch (const InputError& error) {
     fail(fmt::format("invalid JSON: {}", error.what()));
   }
   if (!root.is_object()) fail("the top level must be an object with tracks, modules and paths");

@@ -10,6 +10,7 @@
 
 #include "tutor/atomic_file.hpp"
 #include "tutor/cli.hpp"
+#include "tutor/json_input.hpp"
 #include "tutor/report.hpp"
 #include "tutor/version.hpp"
 
@@ -60,7 +61,7 @@ std::string default_tune_cache_path(const gpu::DeviceInfo& device) {
 std::optional<int> read_tune_cache(const std::string& path, const gpu::DeviceInfo& device) {
   if (path.empty() || !std::filesystem::is_regular_file(path)) return std::nullopt;
   try {
-    const auto j = nlohmann::json::parse(read_text_file(path, 1 << 16));
+    const auto j = parse_json_text(read_text_file(path, 1 << 16), path);  // bounded (tutor/json_input.hpp)
     if (j.at("device").get<std::string>() != device.name || j.at("arch").get<std::string>() != device.arch)
       return std::nullopt;
     const auto& c = j.at("config");
