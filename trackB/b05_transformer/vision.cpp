@@ -11,6 +11,11 @@
 //                               Llama4VisionEncoderLayer, Llama4VisionModel,
 //                               Llama4VisionPixelShuffleMLP, Llama4VisionMLP2,
 //                               Llama4MultiModalProjector
+//   pixtral/modeling_pixtral.py PixtralVisionModel, PixtralAttentionLayer, PixtralAttention,
+//                               PixtralMLP, PixtralRMSNorm
+//   mistral3/modular_mistral3.py  Mistral3MultiModalProjector, Mistral3PatchMerger;
+//                               configuration_mistral3.py (spatial_merge_size=2,
+//                               multimodal_projector_bias=False, vision_feature_layer=-1)
 #include "vision.hpp"
 
 #include <cstdio>
@@ -83,7 +88,28 @@ double patches(const EncoderShape& s) {
   return side * side;
 }
 
-VisionTower siglip_for_gemma3(const ConfigReader& v, std::int64_t text_hidden) {
+/// The projector's keys that Mistral3Config keeps at the top level, not in vision_config.
+struct ParentKeys {
+  std::int64_t spatial_merge_size = 2;  ///< patches merged per side before the projector
+  bool projector_bias = false;          ///< multimodal_projector_bias
+  std::int64_t feature_layers = 1;      ///< vision_feature_layer: one layer (an int) or a list
+};
+
+ParentKeys read_mistral3_keys(const ConfigReader& top) {
+  ParentKeys k;
+  k.spatial_merge_size = top.positive("spatial_merge_size").value_or(2);
+  k.projector_bias = top.boolean("multimodal_projector_bias").value_or(false);
+  if (const nlohmann::json* f = top.find("vision_feature_layer"); f && !f->is_number_integer()) {
+    if (!f->is_array() || f->empty() || f->size() > std::size_t(kMaxLayers))
+      top.refuse("vision_feature_layer", "must be a layer index or a non-empty list of them");
+    for (const nlohmann::json& e : *f)
+      if (!e.is_number_integer()) top.refuse("vision_feature_layer", "must be a layer index or a non-empty list of them");
+    k.feature_layers = static_cast<std::int64_t>(f->size());
+  }
+  return k;
+}
+
+VisionTower siglip_for_gemma3(const ConfigReader& v, const ParentKeys&, std::int64_t text_hidden) {
   const EncoderShape s = read_encoder_shape(v);
   const double h = d(s.hidden), i = d(s.intermediate);
   VisionTower t;
@@ -108,7 +134,7 @@ VisionTower siglip_for_gemma3(const ConfigReader& v, std::int64_t text_hidden) {
   return t;
 }
 
-VisionTower llama4_vision(const ConfigReader& v, std::int64_t text_hidden) {
+VisionTower llama4_vision(const ConfigReader& v, const ParentKeys&, std::int64_t text_hidden) {
   const EncoderShape s = read_encoder_shape(v);
   const double h = d(s.hidden);
   const double projector_in = d(v.required("projector_input_dim"));
@@ -132,15 +158,39 @@ VisionTower llama4_vision(const ConfigReader& v, std::int64_t text_hidden) {
   return t;
 }
 
+VisionTower pixtral_for_mistral3(const ConfigReader& v, const ParentKeys& p, std::int64_t text_hidden) {
+  const EncoderShape s = read_encoder_shape(v);
+  const double h = d(s.hidden), i = d(s.intermediate), t_h = d(text_hidden);
+  VisionTower t;
+  t.model_type = "pixtral";
+  t.follows = "transformers models/pixtral/modeling_pixtral.py (PixtralVisionModel), "
+              "models/mistral3/modular_mistral3.py (Mistral3MultiModalProjector)";
+  // PixtralVisionModel: patch_conv Conv2d(num_channels, hidden, patch, stride patch, bias=False);
+  // ln_pre RMSNorm; no position table (2-D rotary positions).
+  t.encoder = d(s.channels) * d(s.patch) * d(s.patch) * h + h;
+  // PixtralAttentionLayer: attention_norm and ffn_norm (RMSNorm), q/k/v/o_proj without bias,
+  // PixtralMLP gate/up/down without bias.
+  t.encoder += d(s.layers) * (2 * h + 4 * h * h + 3 * h * i);
+  // Mistral3MultiModalProjector: norm (RMSNorm of the vision width); patch_merger.merging_layer
+  // Linear(hidden x spatial_merge_size^2, hidden, bias=False); linear_1 Linear(hidden x feature
+  // layers, text hidden) and linear_2 Linear(text hidden, text hidden), biased per
+  // multimodal_projector_bias.
+  const double merged = d(p.spatial_merge_size) * d(p.spatial_merge_size);
+  t.projector = h + linear(h * merged, h, false) + linear(h * d(p.feature_layers), t_h, p.projector_bias) +
+                linear(t_h, t_h, p.projector_bias);
+  return t;
+}
+
 struct TowerKind {
   std::string_view parent;       ///< the top-level model_type that builds it
   std::string_view vision_type;  ///< its vision_config's model_type
-  VisionTower (*count)(const ConfigReader&, std::int64_t);
+  VisionTower (*count)(const ConfigReader&, const ParentKeys&, std::int64_t);
 };
 
 constexpr TowerKind kTowers[] = {
     {"gemma3", "siglip_vision_model", siglip_for_gemma3},
     {"llama4", "llama4_vision_model", llama4_vision},
+    {"mistral3", "pixtral", pixtral_for_mistral3},
 };
 
 /// Re-throws a ConfigError about a vision_config key under "vision_config.<key>".
@@ -170,6 +220,7 @@ std::optional<VisionTower> read_vision_tower(const nlohmann::json& config, std::
   if (text_hidden_size <= 0) top.refuse("hidden_size", "the text model's width is needed to count the vision projector");
 
   const std::string parent = top.string("model_type").value_or("");
+  const ParentKeys parent_keys = parent == "mistral3" ? read_mistral3_keys(top) : ParentKeys{};
   const ConfigReader v(*vision);
   try {
     const std::optional<std::string> declared = v.string("model_type");
@@ -183,7 +234,7 @@ std::optional<VisionTower> read_vision_tower(const nlohmann::json& config, std::
       if (declared && !declared_matches)
         v.refuse("model_type", "model_type " + parent + " builds a " + std::string(k.vision_type) + " tower, got " +
                                    quoted(*declared));
-      const VisionTower t = k.count(v, text_hidden_size);
+      const VisionTower t = k.count(v, parent_keys, text_hidden_size);
       // Counts are doubles holding integers: above 2^53 they stop being exact (and the printed
       // integer would be wrong), far beyond any published tower (Llama 4's is 8.7e8).
       if (!(t.params() <= kMaxExactCount)) {

@@ -1,6 +1,6 @@
 // B05: configs of popular checkpoints of the Qwen, Gemma and DeepSeek families against their
 // published counts, the features those families exercise, and vision towers reported apart
-// from the text model (Gemma 3's SigLIP, Llama 4's vision encoder).
+// from the text model (Gemma 3's SigLIP, Llama 4's vision encoder, Mistral 3's Pixtral).
 //
 // Expected values are the published counts (model cards, papers) or hand derivations from the
 // modelling code, written next to each check; the shipped configs and their sources are in
@@ -355,6 +355,50 @@ TEST(VisionTower, ParserRefusesAConfigWithAnUncountedTower) {
   EXPECT_EQ(e.rfind("vision_config.model_type", 0), 0u) << e;
 }
 
+// Mistral Small 3.1's Pixtral tower (modeling_pixtral.py) and Mistral3MultiModalProjector:
+//   patch_conv 3 x 14 x 14 x 1024, no bias = 602,112; ln_pre (RMSNorm) 1,024
+//   24 layers x (attention_norm + ffn_norm 2,048 + q/k/v/o 4 x 1024^2 4,194,304
+//                + gate/up/down 3 x 1024 x 4096 12,582,912) = 24 x 16,779,264 = 402,702,336
+//                                                                 encoder = 403,305,472
+//   projector: norm 1,024 + patch_merger 4 x 1024 x 1024 = 4,194,304 (spatial_merge_size 2)
+//              + linear_1 1024 x 5120 = 5,242,880 + linear_2 5120 x 5120 = 26,214,400 (no biases)
+//                                                               projector = 35,652,608
+// Tower 438,958,080.
+TEST(VisionTower, Mistral3_PixtralTowerHandDerived) {
+  const auto t = read_vision_tower(shipped_json("mistral-small-3.1-24b"), 5120);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->model_type, "pixtral");
+  EXPECT_DOUBLE_EQ(t->encoder, 403'305'472.0);
+  EXPECT_DOUBLE_EQ(t->projector, 35'652'608.0);
+}
+
+// Mistral AI: Mistral Small 3.1, 24B parameters. Text model (mistral rule, untied): per layer
+// attention 2 x 5120 x 4096 + 2 x 5120 x 1024 = 52,428,800, MLP 3 x 5120 x 32768 = 503,316,480,
+// norms 10,240; x 40 + 5,120 + 2 x 131072 x 5120 = 23,572,403,200; with the tower
+// 24,011,361,280. (Both round to 24B: the published figure cannot tell whether the tower is in it.)
+TEST(VisionTower, Mistral3_TextPlusVisionMatches24B) {
+  const ModelConfig m = load_shipped_model("mistral-small-3.1-24b");
+  const ParamCount c = count_params(m);
+  EXPECT_DOUBLE_EQ(c.total, 23'572'403'200.0);
+  EXPECT_DOUBLE_EQ(c.total_with_vision, 24'011'361'280.0);
+  EXPECT_NEAR(c.total_with_vision, 24e9, 0.5e9);
+  EXPECT_EQ(m.vision_model, "pixtral");
+}
+
+// Mistral3Config keeps the projector's keys at the top level: two feature layers widen linear_1's
+// input (+ 1024 x 5120), multimodal_projector_bias adds 5120 to linear_1 and to linear_2, and
+// spatial_merge_size 1 merges nothing (merging_layer 1024 x 1024 instead of 4 x 1024 x 1024).
+TEST(VisionTower, Mistral3_ProjectorKeysAreReadFromTheTopLevel) {
+  json c = shipped_json("mistral-small-3.1-24b");
+  c["vision_feature_layer"] = {-1, -2};
+  c["multimodal_projector_bias"] = true;
+  c["spatial_merge_size"] = 1;
+  const double expected = 35'652'608.0 + 5'242'880.0 + 2 * 5'120.0 - 3 * 1'048'576.0;
+  EXPECT_DOUBLE_EQ(read_vision_tower(c, 5120)->projector, expected);
+  c["vision_feature_layer"] = "last";
+  EXPECT_EQ(error_of([&] { read_vision_tower(c, 5120); }).rfind("vision_feature_layer: must be", 0), 0u);
+}
+
 TEST(VisionTower, TextOnlyConfigHasNone) {
   EXPECT_FALSE(read_vision_tower(shipped_json("llama-3.1-8b"), 4096).has_value());
   EXPECT_FALSE(read_vision_tower(shipped_json("gemma-3-27b"), 5376).has_value());
@@ -391,7 +435,7 @@ TEST(VisionTower, RefusesAnUnknownTowerInOneLineNamingTheSupportedOnes) {
                       {"vision_config", {{"model_type", "clip_vision_model"}, {"hidden_size", 1024}}}};
   const std::string e = error_of([&] { read_vision_tower(llava, 4096); });
   EXPECT_EQ(e.rfind("vision_config.model_type: unknown vision model 'clip_vision_model'", 0), 0u) << e;
-  EXPECT_NE(e.find("siglip_vision_model (gemma3), llama4_vision_model (llama4)"), std::string::npos) << e;
+  EXPECT_NE(e.find("siglip_vision_model (gemma3), llama4_vision_model (llama4), pixtral (mistral3)"), std::string::npos) << e;
   EXPECT_EQ(e.find('\n'), std::string::npos);
 }
 
