@@ -32,6 +32,7 @@
 #include "step_cost.hpp"
 #include "tutor/cli.hpp"
 #include "tutor/number_option.hpp"
+#include "tutor/option_blame.hpp"
 #include "tutor/output.hpp"
 #include "tutor/report.hpp"
 #include "workload.hpp"
@@ -195,7 +196,7 @@ KvSetup plan_from_options(KvOptions o) {
   s.request.gpu_name = s.gpu.name;
   s.request.block_size = o.block_size;
   s.request.context = o.context;
-  s.plan = as_usage([&] { return plan_kv(s.model, s.request); });
+  s.plan = blame_given(o.tp_given, "--tp", "--gpus", [&] { return as_usage([&] { return plan_kv(s.model, s.request); }); });
   return s;
 }
 

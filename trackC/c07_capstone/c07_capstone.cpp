@@ -14,6 +14,7 @@
 #include "capstone.hpp"
 #include "tutor/cli.hpp"
 #include "tutor/number_option.hpp"
+#include "tutor/option_blame.hpp"
 #include "tutor/output.hpp"
 #include "tutor/report.hpp"
 
@@ -513,7 +514,7 @@ int run(int argc, char** argv) {
     throw UsageError(fmt::format("--slo-ms: must be a number of milliseconds > 0, got {}", r.slo_ms));
   const GpuChoice g = choose_gpu(gpu);
   const b05::ModelConfig m = b05::load_model_option(model, config);
-  const NodeSizing n = size_node(m, g, r);
+  const NodeSizing n = blame_given(app.count("--tp") > 0, "--tp", "--gpus", [&] { return size_node(m, g, r); });
 
   print_report(out.human(), n);
   out.write_json(record(n, command));
