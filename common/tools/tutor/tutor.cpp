@@ -1,0 +1,23 @@
+// tutor: the study tools, one subcommand each.
+//
+//   tutor grade RECORD.json [--rubric FILE] [--assignment NAME] [--json PATH|-]
+//   tutor grade --run MODULE [--seed N]
+//   tutor grade --folder DIR [--gradebook out.csv] [--summary]
+//
+// Exit codes (ARCHITECTURE.md): 0 success (graded: pass); 1 a check did not hold (graded:
+// fail); 2 bad input, one line naming the option, file or key; 3 no usable GPU (--run).
+#include <CLI/CLI.hpp>
+
+#include "grade/grade_command.hpp"
+#include "tutor/cli.hpp"
+
+int main(int argc, char** argv) {
+  return tutor::run_main("tutor", [&] {
+    CLI::App app{"The tutor's study tools: grade records against the modules' rubrics.", "tutor"};
+    app.require_subcommand(1);
+    tutor::grade::GradeCommand grade(app);
+    if (const int parsed = tutor::parse_command_line(app, argc, argv); parsed >= 0) return parsed;
+    if (grade.selected()) return grade.run();
+    throw tutor::UsageError("tutor: give a subcommand (grade)");
+  });
+}
