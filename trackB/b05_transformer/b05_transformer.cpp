@@ -35,6 +35,10 @@ namespace {
 constexpr const char* kSrcParams =
     "exact count of the tensors the family's modelling code builds (huggingface/transformers "
     "models/<family>/modeling_*.py; gpt-oss: openai/gpt-oss gpt_oss/torch/model.py)";
+constexpr const char* kSrcVision =
+    "exact count of the vision encoder and its projector into the text model, from vision_config "
+    "(transformers models/siglip/modeling_siglip.py with gemma3/modeling_gemma3.py, llama4/modeling_llama4.py, "
+    "pixtral/modeling_pixtral.py with mistral3/modular_mistral3.py)";
 constexpr const char* kSrcActive =
     "routed experts a token skips are not active (Fedus et al. 2022, Switch Transformers); embedding and "
     "LM head counted, as the Mixtral paper (Jiang et al. 2024: 46.7B total, 12.9B active) does";
@@ -196,7 +200,7 @@ std::vector<Row> build_rows(const ModelConfig& m, const CalcOptions& o, double w
                     params_text(p.total_with_vision),
                     fmt::format("total (text model) + {} {} ({})", m.vision_model, params_text(p.vision),
                                 "vision encoder and projector, counted apart"),
-                    kSrcParams});
+                    kSrcVision});
   rows.push_back({"params_active", "active per token", p.active, "parameters", params_text(p.active),
                   m.is_moe() ? fmt::format("total - {} MoE layers x ({} - {}) unused experts", moe_layers,
                                            m.num_experts, m.experts_per_token)

@@ -212,7 +212,10 @@ nlohmann::json to_json(const ModelConfig& m) {
           {"num_shared_experts", m.num_shared_experts},
           {"moe_intermediate_size", m.moe_intermediate_size},
           {"kv_lora_rank", m.kv_lora_rank},
-          {"qk_rope_head_dim", m.qk_rope_head_dim}};
+          {"qk_rope_head_dim", m.qk_rope_head_dim},
+          {"follows", m.follows},
+          {"vision_model", m.vision_model},
+          {"vision_params", m.vision_params}};
 }
 
 }  // namespace tutor::b05

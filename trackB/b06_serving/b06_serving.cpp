@@ -236,7 +236,7 @@ void print_kv(std::FILE* out, const KvSetup& s, const KvOptions& o) {
   fmt::print(out, "  budget       {:>12}  = {} x {:.2f} (memory utilization)\n", gib(p.pool.budget_bytes),
              gib(s.gpu.memory.total_bytes), p.pool_inputs.memory_utilization);
   fmt::print(out, "  - weights    {:>12}  = {:.4g}B params x {:g} B ({}) / TP {}\n", gib(p.weight_bytes_per_gpu),
-             b05::count_params(m).total / 1e9, s.request.weight_bytes_per_param, o.weight_dtype, s.request.tp);
+             b05::count_params(m).total_with_vision / 1e9, s.request.weight_bytes_per_param, o.weight_dtype, s.request.tp);
   const ActivationPeak& a = p.activation;
   if (p.activation_modelled)
     fmt::print(out, "  - activation {:>12}  peak of the profiling pass (model): max(forward {} tokens x {} B = {}, "

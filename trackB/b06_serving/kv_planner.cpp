@@ -183,8 +183,14 @@ KvPlan plan_kv(const b05::ModelConfig& model, const KvPlanRequest& r) {
   // Weights: vLLM shards every linear layer, the embedding and the LM head over the TP group
   // (Column/RowParallelLinear, VocabParallelEmbedding, ParallelLMHead); norm scales are
   // replicated, a few hidden_size vectors per layer (< 0.01% of the weights), ignored here.
-  plan.weight_bytes_total = b05::weight_bytes(model, r.weight_bytes_per_param);
+  // A multimodal checkpoint's vision tower is loaded with the text model (vLLM builds the whole
+  // *ForConditionalGeneration model), so it is in the weights the pool is carved after.
+  plan.weight_bytes_total = b05::count_params(model).total_with_vision * r.weight_bytes_per_param;
   plan.weight_bytes_per_gpu = plan.weight_bytes_total / r.tp;
+  if (model.vision_params > 0)
+    plan.notes.push_back(fmt::format("the weights include the {} vision tower and projector ({:.3f}B parameters), "
+                                     "which the engine loads with the text model",
+                                     model.vision_model, model.vision_params / 1e9));
 
   // KV per token: every layer stores the token in its page (vLLM's cache block spans all
   // layers), each GPU holding max(1, kv_heads / tp) heads; MLA's latent is not split by head
