@@ -4,8 +4,10 @@
 // free) once, timing every phase with a host clock and the kernel with device events, and
 // prints what fraction of the run the kernel was. Part 2 times the kernel alone from 2^10 to
 // 2^28 elements: where launch latency stops dominating and memory bandwidth takes over.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -115,7 +117,8 @@ ProgramRun run_program(std::size_t n, int device, std::uint64_t seed) {
 
 // ---- part 2: kernel time against size ------------------------------------------------------
 
-/// One size of the sweep: a, b of fresh random floats, c poisoned before each checked launch.
+/// One size of the sweep (or of an exercise run): a, b of fresh random floats, c poisoned
+/// before each checked launch.
 class AddCase {
  public:
   AddCase(std::size_t n, std::uint64_t seed) : n_(n), a_(n * 4), b_(n * 4), c_(n * 4), got_(n) {
@@ -127,21 +130,123 @@ class AddCase {
     ref_ = reference(a, b);
   }
   std::string label() const { return fmt::format("n={}", n_); }
-  void poison() { c_.fill_u32(kPoisonBitsF32); }
-  Comparison check() {
+  void poison() {
+    c_.fill_u32(kPoisonBitsF32);
+    launch_error_.clear();
+  }
+  Comparison check(const StepInfo& step) {
     c_.download(got_.data(), n_ * 4);
-    return compare(got_, ref_, kTolerance);
+    Comparison c = compare(got_, ref_, kTolerance);
+    if (!launch_error_.empty()) {  // the launch itself was refused: nothing ran
+      c.passed = false;
+      c.reason = "the launch failed: " + launch_error_;
+    } else if (step.role == StepRole::exercise && !c.passed && c.nonfinite == c.count) {
+      c.reason = "nothing written: every element still holds the NaN poison; " + c.reason;
+    }
+    return c;
   }
   double bytes() const { return 12.0 * double(n_); }  // read a and b, write c
   double flops() const { return double(n_); }
-  void run() { TUTOR_LAUNCHER(launch_vector_add)(a_.as<float>(), b_.as<float>(), c_.as<float>(), n_); }
+  /// A launch the runtime refuses (a zero-block grid, too many threads) fails this case's check
+  /// with the runtime's message instead of ending the run, so an exercise with a bad launch
+  /// configuration is reported like any wrong result.
+  void run(AddLauncher launcher) {
+    try {
+      launcher(a_.as<float>(), b_.as<float>(), c_.as<float>(), n_);
+    } catch (const gpu::Error& e) {
+      launch_error_ = e.what();
+      try {
+        gpu::check_last_error("");  // reads and clears the launch error, so later calls succeed
+      } catch (const gpu::Error&) {
+      }
+    }
+  }
 
  private:
   std::size_t n_;
   gpu::DeviceBuffer a_, b_, c_;
   std::vector<double> ref_;
   std::vector<float> got_;
+  std::string launch_error_;
 };
+
+/// The code an exercise row runs: the stub the learner edits, or (built with
+/// -DTUTOR_EXERCISE_SOLUTIONS=ON, cmake/TutorGpuExercises.cmake) the worked solution.
+#ifdef TUTOR_EXERCISE_SOLUTIONS
+constexpr const char* kExerciseCode = "exercises/solutions/ (the worked solutions)";
+#else
+constexpr const char* kExerciseCode = "exercises/ (the stubs the learner edits)";
+#endif
+
+Step<AddCase> add_step(StepInfo info, AddLauncher launcher) {
+#ifdef TUTOR_EXERCISE_SOLUTIONS
+  if (info.role == StepRole::exercise) info.params = "worked solution from exercises/solutions/";
+#endif
+  return {std::move(info), [launcher](AddCase& c) { c.run(launcher); }};
+}
+
+/// The lab's kernel and the exercises (run only with --variant), declared once: --list, the
+/// tables and the record read this.
+std::vector<Step<AddCase>> steps() {
+  return {
+      add_step(declare(1, "vector_add", "c = a + b, one thread per element", "bandwidth-bound above the crossover"),
+               TUTOR_LAUNCHER(launch_vector_add)),
+      add_step(declare(0, "exercise_launch", "your launcher from exercises/: the same kernel, a launch-configuration "
+                                             "bug to find", "as vector_add", StepRole::exercise),
+               TUTOR_LAUNCHER(launch_exercise_launch)),
+      add_step(declare(0, "exercise_grid_stride", "your kernel from exercises/: a grid-stride loop over a fixed grid "
+                                                  "of 1024 x 256 threads", "as vector_add", StepRole::exercise),
+               TUTOR_LAUNCHER(launch_exercise_grid_stride)),
+  };
+}
+
+/// Sizes every exercise run verifies besides the timed one: a single element, a partial only
+/// block, and a prime (a partial last block among thousands).
+constexpr std::size_t kExerciseChecks[] = {1, 255, 1000003};
+
+/// --variant: vector_add (the worked reference) and the named exercises, verified at the
+/// sizes above and at 2^log2 elements, timed at 2^log2, in one table and record.
+int run_variants(GpuLab& lab, const std::vector<std::string>& names, int log2_elements) {
+  std::vector<Step<AddCase>> selected;
+  const auto all = steps();
+  for (const auto& s : all)
+    if (s.info.role != StepRole::exercise || std::find(names.begin(), names.end(), s.info.name) != names.end())
+      selected.push_back(s);
+  const DeviceRecord& device = lab.open();
+  const std::uint64_t seed = lab.seed();
+  Ceiling ceiling{copy_ceiling_name(device.info.vendor), device.copy_GBps, CeilingUnit::GBps};
+  std::vector<std::unique_ptr<AddCase>> cases;
+  std::vector<AddCase*> checks;
+  std::vector<std::string> shapes;
+  for (std::size_t n : kExerciseChecks) {
+    cases.push_back(std::make_unique<AddCase>(n, seed + 2 * cases.size() + 3));
+    checks.push_back(cases.back().get());
+    shapes.push_back(cases.back()->label());
+  }
+  const std::size_t n = std::size_t(1) << log2_elements;
+  AddCase timed(n, seed + 1);
+  shapes.push_back(timed.label());
+  const TimingOptions timing{lab.run().warmup, lab.run().reps, lab.run().flush_l2, {}};
+  std::vector<StepResult> rows =
+      run_steps(lab, selected, std::span<AddCase* const>(checks.data(), checks.size()), timed, timing);
+  detail::finish_rows(rows, ceiling, CeilingFrom::copy, "");
+
+  std::FILE* human = lab.human();
+  print_device_header(human, device);
+  fmt::print(human, "problem : c = a + b, fp32, {} elements (2^{}), {:.3f} MB moved per launch\nverified: {}\n", n,
+             log2_elements, 12.0 * double(n) / 1e6, fmt::join(shapes, ", "));
+  detail::print_steps(human, rows, ceiling);
+
+  nlohmann::json record = lab.record_head();
+  record["ceiling"] = to_json(ceiling);
+  record["problem"] = {{"op", "c = a + b"}, {"dtype", "fp32"}, {"elements", n}, {"log2_elements", log2_elements},
+                       {"bytes_per_launch", 12.0 * double(n)}, {"verified_shapes", shapes}, {"seed", seed}};
+  record["variants"] = detail::rows_json(rows);
+  record["notes"] = {{"exercise_code", kExerciseCode},
+                     {"timing", {{"warmup", timing.warmup}, {"reps", timing.reps}, {"flush_l2", timing.flush_l2},
+                                 {"clock", "device events, one pair per launch"}}}};
+  return lab.finish(record, detail::failed_rows(rows));
+}
 
 struct Options {
   int log2_elements = 20, min_log2 = 10, max_log2 = 28;
@@ -183,11 +288,23 @@ int run(int argc, char** argv) {
               .plot_help = "draw kernel time and GB/s against size as an SVG at PATH"});
   lab.add_run_options({.reps = 30, .reps_per = "size", .warmup = 5});
   lab.add_model_option("print the kernel's floor at each size and the latency/bandwidth crossover");
+  lab.add_list_option("list the lab's kernel and the exercises (--variant NAME)");
   CLI::App& app = lab.app();
-  lab.run_only(app.add_option("--log2-elements", o.log2_elements, "elements of the whole-program run, as a power of two")
+  std::vector<std::string> exercise_names;
+  std::string allowed;
+  for (const auto& s : steps())
+    if (s.info.role == StepRole::exercise) allowed += (allowed.empty() ? "" : ", ") + s.info.name;
+  CLI::Option* variant_opt =
+      lab.run_only(app.add_option("--variant", exercise_names, "run an exercise (repeatable: " + allowed + ") beside "
+                                                         "vector_add instead of the two parts; see --list")
+                       ->option_text("NAME"));
+  lab.run_only(app.add_option("--log2-elements", o.log2_elements, "elements of the whole-program run, as a power of "
+                                                                  "two (with --variant: the size timed)")
                    ->check(decimal_integer())->check(CLI::Range(0, 29)));
-  app.add_option("--min-log2", o.min_log2, "smallest sweep size, log2 of elements")->check(decimal_integer())->check(CLI::Range(0, 29));
-  app.add_option("--max-log2", o.max_log2, "largest sweep size, log2 of elements")->check(decimal_integer())->check(CLI::Range(0, 29));
+  CLI::Option* min_opt = app.add_option("--min-log2", o.min_log2, "smallest sweep size, log2 of elements")
+                             ->check(decimal_integer())->check(CLI::Range(0, 29));
+  CLI::Option* max_opt = app.add_option("--max-log2", o.max_log2, "largest sweep size, log2 of elements")
+                             ->check(decimal_integer())->check(CLI::Range(0, 29));
   CLI::Option* launch_us = app.add_option("--launch-us", o.launch_us, "with --model: the launch-and-latency cost of one kernel, in "
                                              "microseconds (default: the H200 record's latency floor)")
       ->check(finite_number())->check(CLI::Range(0.0, 1000.0));
@@ -198,6 +315,23 @@ int run(int argc, char** argv) {
   if (lab.model_requested()) {
     print_model(lab.model_gpu(), o);
     return kExitOk;
+  }
+  if (lab.list_requested()) {
+    std::vector<StepInfo> infos;
+    for (const auto& s : steps()) infos.push_back(s.info);
+    detail::print_declaration(infos);
+    return kExitOk;
+  }
+  if (variant_opt->count() > 0) {
+    const auto all = steps();
+    for (const auto& v : exercise_names)
+      if (std::none_of(all.begin(), all.end(),
+                       [&](const auto& s) { return s.info.role == StepRole::exercise && s.info.name == v; }))
+        throw UsageError("--variant: unknown exercise '" + v + "'; allowed: " + allowed);
+    if (min_opt->count() > 0 || max_opt->count() > 0)
+      throw UsageError(std::string(min_opt->count() > 0 ? "--min-log2" : "--max-log2") +
+                       ": a sweep option; --variant runs no sweep");
+    return run_variants(lab, exercise_names, o.log2_elements);
   }
   std::FILE* human = lab.human();
 
@@ -231,9 +365,7 @@ int run(int argc, char** argv) {
 
   // Part 2: the sweep.
   const TimingOptions timing{lab.run().warmup, lab.run().reps, lab.run().flush_l2, {}};
-  const Step<AddCase> step{declare(1, "vector_add", "c = a + b, one thread per element", "bandwidth-bound above "
-                                   "the crossover"),
-                           [](AddCase& c) { c.run(); }};
+  const Step<AddCase> step = steps().front();
   std::string csv = "elements,bytes,time_ms_median,time_ms_min,time_ms_max,GBps,fraction_of_copy,verified\n";
   std::vector<std::pair<double, double>> time_us, gbps;
   std::optional<std::size_t> crossover;

@@ -17,6 +17,19 @@
 namespace tutor::a02 {
 namespace {
 
+/// The code an exercise row runs: the stub the learner edits, or (built with
+/// -DTUTOR_EXERCISE_SOLUTIONS=ON, cmake/TutorGpuExercises.cmake) the worked solution.
+#ifdef TUTOR_EXERCISE_SOLUTIONS
+constexpr const char* kExerciseCode = "exercises/solutions/ (the worked solutions)";
+#else
+constexpr const char* kExerciseCode = "exercises/ (the stubs the learner edits)";
+#endif
+
+/// The file an exercise step's kernel is in (its HIP twin has the same name under hip/).
+std::string exercise_file(const StepInfo& step) {
+  return step.name == "exercise" ? "exercises/cuda/transpose_tile.cu" : "exercises/cuda/transpose_ilp4.cu";
+}
+
 /// One problem instance: a rows x cols input of fresh random floats on the device, an
 /// output buffer, and the exact reference computed on the host.
 class TransposeCase {
@@ -39,9 +52,13 @@ class TransposeCase {
   const Shape& shape() const { return shape_; }
   std::string label() const { return fmt::format("{}x{}", shape_.rows, shape_.cols); }
   void poison() { out_.fill_u32(kPoisonBitsF32); }
-  Comparison check() {
+  Comparison check(const StepInfo& step) {
     out_.download(result_.data(), n_ * sizeof(float));
-    return compare(result_, reference_, 0.0);  // a transpose moves bits: it must be exact
+    Comparison c = compare(result_, reference_, 0.0);  // a transpose moves bits: it must be exact
+    if (step.role == StepRole::exercise && c.count > 0 && c.nonfinite == c.count)
+      c.reason = "nothing written: every element still holds the NaN poison (is the TODO in " + exercise_file(step) +
+                 " done?)";
+    return c;
   }
   double bytes() const { return bytes(shape_); }
   double flops() const { return 0; }
@@ -56,6 +73,8 @@ class TransposeCase {
 
 using TransposeStep = Step<TransposeCase>;
 const auto step = [](auto... a) { return launcher_step<TransposeCase, TransposeLauncher>(a...); };
+
+TransposeStep as_exercise(TransposeStep s);
 
 /// The ladder, in order: what each step changes, and the gain its mechanism should buy.
 std::vector<TransposeStep> ladder() {
@@ -73,9 +92,20 @@ std::vector<TransposeStep> ladder() {
       step(6, "tile64_vec4", "64x64 tile, 4x4 per thread with 128-bit loads/stores and a swizzled tile: "
                              "4x the bytes per memory instruction", "near copy bandwidth",
            TUTOR_LAUNCHER(launch_tile64_vec4)),
-      step(0, "exercise", "your kernel from exercises/: a bank-conflict-free shared-memory tile", "as padded32",
-           TUTOR_LAUNCHER(launch_exercise), StepRole::exercise),
+      as_exercise(step(0, "exercise", "your kernel from exercises/: a bank-conflict-free shared-memory tile",
+                    "as padded32", TUTOR_LAUNCHER(launch_exercise_tile), StepRole::exercise)),
+      as_exercise(step(0, "exercise_ilp4", "your kernel from exercises/: the padded tile moved by 32x8 threads, 4 "
+                                        "elements each", "as padded32_ilp4", TUTOR_LAUNCHER(launch_exercise_ilp4),
+                    StepRole::exercise)),
   };
+}
+
+/// An exercise row built from the worked solution says so (--list, the table, the record).
+TransposeStep as_exercise(TransposeStep s) {
+#ifdef TUTOR_EXERCISE_SOLUTIONS
+  s.info.params = "worked solution from exercises/solutions/";
+#endif
+  return s;
 }
 
 }  // namespace
@@ -117,5 +147,9 @@ int main(int argc, char** argv) {
     return ModelRow{step.name, TransposeCase::bytes(s), 0, "every step moves the same bytes"};
   };
   lab.device_bytes = [](const TransposeCase::Shape& s) { return TransposeCase::bytes(s); };
+  lab.after_steps = [](LadderRun<TransposeCase>& run, nlohmann::json&) {
+    for (const auto& s : run.steps)
+      if (s.info.role == StepRole::exercise) run.notes["exercise_code"] = a02::kExerciseCode;
+  };
   return ladder_main(lab, argc, argv);
 }

@@ -19,8 +19,9 @@ void launch_padded32(const float* in, float* out, int rows, int cols);
 void launch_padded32_ilp4(const float* in, float* out, int rows, int cols);
 void launch_tile64_vec4(const float* in, float* out, int rows, int cols);
 
-/// The learner's exercise (exercises/cuda|hip/transpose_exercise.*): a TODO kernel that
-/// the driver runs only with --variant exercise.
-void launch_exercise(const float* in, float* out, int rows, int cols);
+/// The learner's exercises (exercises/cuda|hip/, worked solutions in exercises/solutions/):
+/// TODO kernels the driver runs only when named (--variant exercise, exercise_ilp4).
+void launch_exercise_tile(const float* in, float* out, int rows, int cols);
+void launch_exercise_ilp4(const float* in, float* out, int rows, int cols);
 
 }  // namespace tutor::a02

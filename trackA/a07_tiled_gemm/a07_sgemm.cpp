@@ -39,7 +39,24 @@ GemmStep vendor_step(VendorMath math) {
   return {info, [math](GemmCase& c) { vendor_sgemm(c.args(), math); }};
 }
 
-/// The ladder, in order, and the vendor rows beside it (cuBLAS fp32 is the ceiling).
+/// The code an exercise row runs: the stub the learner edits, or (built with
+/// -DTUTOR_EXERCISE_SOLUTIONS=ON, cmake/TutorGpuExercises.cmake) the worked solution.
+#ifdef TUTOR_EXERCISE_SOLUTIONS
+constexpr const char* kExerciseCode = "exercises/solutions/ (the worked solutions)";
+#else
+constexpr const char* kExerciseCode = "exercises/ (the stubs the learner edits)";
+#endif
+
+/// An exercise row built from the worked solution says so (--list, the table, the record).
+GemmStep as_exercise(GemmStep s) {
+#ifdef TUTOR_EXERCISE_SOLUTIONS
+  s.info.params = "worked solution from exercises/solutions/";
+#endif
+  return s;
+}
+
+/// The ladder, in order, the vendor rows beside it (cuBLAS fp32 is the ceiling), and the
+/// exercises (run only when named).
 std::vector<GemmStep> ladder() {
   return {
       step(1, "naive", "one thread per output, consecutive threads on consecutive rows: A read uncoalesced",
@@ -62,6 +79,12 @@ std::vector<GemmStep> ladder() {
                                  "tuned per GPU", "+10-30%", TUTOR_LAUNCHER(launch_double_buffered)),
       vendor_step(VendorMath::fp32),
       vendor_step(VendorMath::tf32),
+      as_exercise(step(0, "exercise_smem", "your kernel from exercises/: 32x32 tiles of A and B staged in shared "
+                                           "memory", "as smem_tiled", TUTOR_LAUNCHER(launch_exercise_smem),
+                       StepRole::exercise)),
+      as_exercise(step(0, "exercise_reg_tile", "your kernel from exercises/: the register level of a 128x128 tile, "
+                                               "8x8 outputs per thread", "as reg_tile_2d",
+                       TUTOR_LAUNCHER(launch_exercise_reg_tile), StepRole::exercise)),
   };
 }
 
@@ -70,7 +93,8 @@ std::vector<GemmStep> ladder() {
 const std::map<std::string, std::pair<int, int>> kBlockTile = {
     {"naive", {0, 0}},         {"coalesced", {0, 0}},     {"smem_tiled", {32, 32}},
     {"reg_tile_1d", {64, 64}}, {"reg_tile_2d", {128, 128}}, {"vectorized", {128, 128}},
-    {"conflict_free", {128, 128}}, {"warp_tiled", {128, 128}}};
+    {"conflict_free", {128, 128}}, {"warp_tiled", {128, 128}}, {"exercise_smem", {32, 32}},
+    {"exercise_reg_tile", {128, 128}}};
 
 /// Global-memory bytes a step requests for an m x n x k problem (4-byte floats, caches
 /// ignored): a block tile bm x bn re-reads A once per block column and B once per block row,
@@ -159,7 +183,7 @@ int main(int argc, char** argv) {
       const TileConfig c = tile_config(tile.index >= 0 ? tile.index : 0);  // --tile-config, else the portable default
       return std::pair{c.bm, c.bn};
     };
-    const auto [bm, bn] = step.role == StepRole::ladder ? tile_of() : std::pair{0, 0};
+    const auto [bm, bn] = step.role != StepRole::reference ? tile_of() : std::pair{0, 0};
     return ModelRow{step.name, requested_bytes(bm, bn, s), GemmCase::flops(s),
                     bm > 0 ? fmt::format("block tile {}x{}: A and B panels read once per block", bm, bn)
                            : "one A and one B load per FMA (caches ignored)"};
@@ -179,6 +203,8 @@ int main(int argc, char** argv) {
                                 {"wm", c.wm}, {"wn", c.wn}, {"threads", c.threads()}, {"source", tile.choice.source}};
     run.notes["timing"]["clock"] = "device events, one pair per launch; C restored before each launch (untimed)";
     if (!tile.tuning.is_null()) run.notes["tuning"] = tile.tuning;
+    for (const auto& s : run.steps)
+      if (s.info.role == StepRole::exercise) run.notes["exercise_code"] = kExerciseCode;
     fmt::print(run.lab.human(), "reference: {}\n", run.timed->reference_kind());
   };
   return ladder_main(lab, argc, argv);

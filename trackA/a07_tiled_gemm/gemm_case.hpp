@@ -2,6 +2,7 @@
 // A07's problem instance (the Case of the ladder main, tutor/ladder_lab.hpp): device buffers,
 // fresh random inputs and the reference a step is judged against. Host code only.
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -50,6 +51,7 @@ class GemmCase {
     a_.upload(a.data(), a.size() * 4);
     b_.upload(b.data(), b.size() * 4);
     c0_.upload(c0.data(), c0.size() * 4);
+    if (s.beta != 0.0f) c0_host_ = c0;  // to tell an exercise that computed nothing (check)
     const double macs = double(s.m) * s.n * s.k;
     if (macs <= kHostReferenceMacs || !vendor_blas_available()) {
       reference_.resize(mn_);
@@ -91,6 +93,7 @@ class GemmCase {
     const double tol = step.dtype ? default_tolerance(*step.dtype, std::size_t(s_.k) + 2) : gemm_tolerance(s_.k);
     c_.download(result_.data(), mn_ * 4);
     Comparison full = compare(result_, reference_, tol);
+    if (!full.passed && step.role == StepRole::exercise) explain_exercise(full);
     if (!vendor_reference_ || !full.passed) return full;
     Comparison spot = check_spots(tol);
     if (!spot.passed) return spot;
@@ -110,6 +113,23 @@ class GemmCase {
   }
 
  private:
+  /// An exercise that fails because it wrote nothing, or because its accumulators stayed 0
+  /// (a skeleton whose TODO is not done writes alpha * 0 + beta * C), is told so.
+  void explain_exercise(Comparison& c) const {
+    bool untouched = true, zero_acc = true;
+    for (std::size_t i = 0; i < mn_ && (untouched || zero_acc); ++i) {
+      const float before = s_.beta == 0.0f ? std::bit_cast<float>(kPoisonBitsF32) : c0_host_[i];
+      const float zero = s_.beta == 0.0f ? s_.alpha * 0.0f : s_.alpha * 0.0f + s_.beta * c0_host_[i];
+      untouched = untouched && std::bit_cast<std::uint32_t>(result_[i]) == std::bit_cast<std::uint32_t>(before);
+      zero_acc = zero_acc && result_[i] == zero;
+    }
+    if (untouched)
+      c.reason = "nothing written: C is as it was before the launch (is the TODO in exercises/ done?); " + c.reason;
+    else if (zero_acc)
+      c.reason = "C = alpha * 0 + beta * C everywhere: the accumulators stayed 0 (is the TODO in exercises/ "
+                 "done?); " + c.reason;
+  }
+
   Comparison check_spots(double tol) const {
     std::vector<float> rows;
     for (int r : spot_rows_)
@@ -120,7 +140,7 @@ class GemmCase {
   Shape s_;
   std::size_t mn_;
   gpu::DeviceBuffer a_, b_, c_, c0_;
-  std::vector<float> result_;
+  std::vector<float> result_, c0_host_;
   std::vector<double> reference_, spot_ref_;
   std::vector<int> spot_rows_;
   bool vendor_reference_ = false;

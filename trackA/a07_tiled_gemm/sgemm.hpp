@@ -33,6 +33,11 @@ void launch_conflict_free(const GemmArgs& args);
 void launch_warp_tiled(const GemmArgs& args);
 void launch_double_buffered(const GemmArgs& args);  ///< runs the selected TileConfig
 
+// The learner's exercises (exercises/cuda|hip/, worked solutions in exercises/solutions/), run
+// only when named: --variant exercise_smem (as smem_tiled), exercise_reg_tile (as reg_tile_2d).
+void launch_exercise_smem(const GemmArgs& args);
+void launch_exercise_reg_tile(const GemmArgs& args);
+
 /// The tile shape of the last step (double_buffered): a block computes bm x bn of C, staging
 /// bk columns of A and bk rows of B per tile; each warp (wavefront on AMD) computes wm x wn
 /// and each thread an 8 x 8 block of it, so wm * wn = 64 * warp size.
