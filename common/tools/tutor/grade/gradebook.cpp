@@ -46,12 +46,13 @@ Grade grade_file(const std::string& path, const RubricSource& source) {
                                  : "";
   const std::string lab =
       record.contains("lab") && record.at("lab").is_string() ? record.at("lab").get<std::string>() : "";
+  const std::string dir = fs::path(path).parent_path().empty() ? "." : fs::path(path).parent_path().string();
   if (source.rubric) {
-    return grade_record(record, *source.rubric, choose_assignment(*source.rubric, lab, source.assignment));
+    return grade_record(record, *source.rubric, choose_assignment(*source.rubric, lab, source.assignment), dir);
   }
   if (module.empty()) throw InputError(path, "module", "missing: no rubric can be chosen (give one with --rubric)");
   const Rubric rubric = find_rubric(source.folder, module, "--rubrics");
-  return grade_record(record, rubric, choose_assignment(rubric, lab, source.assignment));
+  return grade_record(record, rubric, choose_assignment(rubric, lab, source.assignment), dir);
 }
 
 std::vector<GradebookRow> grade_folder(const std::string& folder, const RubricSource& source) {

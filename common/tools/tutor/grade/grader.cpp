@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "tutor/input_file.hpp"
 #include "tutor/json_input.hpp"
+#include "tutor/output.hpp"
 #include "tutor/report.hpp"
 
 namespace tutor::grade {
@@ -102,7 +105,8 @@ struct CeilingValue {
 
 class Grading {
  public:
-  Grading(const json& record, const Rubric& rubric, const Assignment& a) : r_(record), rubric_(rubric), a_(a) {
+  Grading(const json& record, const Rubric& rubric, const Assignment& a, std::string record_dir)
+      : r_(record), rubric_(rubric), a_(a), record_dir_(std::move(record_dir)) {
     g_.rubric_path = rubric.path;
     g_.module = rubric.module;
     g_.assignment = a.name;
@@ -158,6 +162,8 @@ class Grading {
 
   void lab() {
     device();
+    clocks();
+    outputs();
     std::vector<Run> runs = collect_runs();
     if (runs.empty()) return;
     names_unique(runs);
@@ -188,6 +194,53 @@ class Grading {
           why.empty() ? fmt::format("{} ({}, {}), copy {:.0f} GB/s", printable(name, 40), printable(vendor, 20),
                                     printable(arch, 20), copy_GBps_)
                       : why);
+  }
+
+  /// A throttle reason other than gpu_idle at the end of the run: the numbers were taken on a
+  /// limited GPU (docs/METHODOLOGY.md); said, not graded (the ratios are of one run).
+  void clocks() {
+    const json& end = r_.contains("clocks") && r_.at("clocks").is_object() && r_.at("clocks").contains("end")
+                          ? r_.at("clocks").at("end")
+                          : json();
+    if (!end.is_object() || !end.contains("throttle_reasons") || !end.at("throttle_reasons").is_array()) return;
+    std::string reasons;
+    for (const auto& t : end.at("throttle_reasons"))
+      if (t.is_string() && t.get<std::string>() != "gpu_idle") reasons += (reasons.empty() ? "" : ", ") + printable(t.get<std::string>(), 30);
+    if (!reasons.empty())
+      g_.warnings.push_back("the GPU was throttled at the end of the run (" + reasons +
+                            "): rerun before quoting its numbers (docs/METHODOLOGY.md)");
+  }
+
+  /// The CSV and plot the record names, compared by SHA-256 with the files of those names beside
+  /// it: a CSV from another run (or edited) is told apart from this run's.
+  void outputs() {
+    if (record_dir_.empty() || !r_.contains("outputs") || !r_.at("outputs").is_object()) return;
+    std::string why, seen;
+    for (const auto& [kind, o] : r_.at("outputs").items()) {
+      const std::string path = text_at(o, "path"), sha = text_at(o, "sha256");
+      if (path.empty() || sha.empty()) {
+        why = "outputs/" + printable(kind, 20) + ": needs a path and a sha256";
+        break;
+      }
+      const std::filesystem::path beside = std::filesystem::path(record_dir_) / std::filesystem::path(path).filename();
+      std::error_code ec;
+      if (!std::filesystem::exists(beside, ec)) continue;  // not handed in with the record: nothing to compare
+      try {
+        InputFile file(beside.string(), std::size_t(256) << 20);
+        if (sha256_hex(file.read_all()) != sha) {
+          why = "tampered: " + printable(beside.filename().string(), 60) +
+                " beside the record is not the one this run wrote (its SHA-256 differs from outputs/" +
+                printable(kind, 20) + ")";
+          break;
+        }
+        seen += (seen.empty() ? "" : ", ") + printable(beside.filename().string(), 60);
+      } catch (const InputError& e) {
+        why = e.what();
+        break;
+      }
+    }
+    check("outputs match the record", why.empty(),
+          why.empty() ? (seen.empty() ? "none beside the record to compare" : seen + ": SHA-256 as recorded") : why);
   }
 
   std::vector<Run> collect_runs() {
@@ -594,6 +647,7 @@ class Grading {
   const json& r_;
   const Rubric& rubric_;
   const Assignment& a_;
+  std::string record_dir_;
   Grade g_;
   double copy_GBps_ = std::nan(""), fma_TFLOPs_ = std::nan("");
 };
@@ -606,8 +660,9 @@ double credit(double ratio, const Threshold& t) {
   return (ratio - t.zero_at) / (t.full_at - t.zero_at);
 }
 
-Grade grade_record(const json& record, const Rubric& rubric, const Assignment& assignment) {
-  return Grading(record, rubric, assignment).run();
+Grade grade_record(const json& record, const Rubric& rubric, const Assignment& assignment,
+                   const std::string& record_dir) {
+  return Grading(record, rubric, assignment, record_dir).run();
 }
 
 void print_grade(std::FILE* out, const std::string& record_name, const Grade& g) {
@@ -627,6 +682,7 @@ void print_grade(std::FILE* out, const std::string& record_name, const Grade& g)
                  t.measured ? fmt::format("{:.3f}", t.ratio) : "-", t.threshold.zero_at, t.threshold.full_at,
                  fmt::format("{:.1f} of {:g}", t.earned, t.threshold.points), t.detail);
   }
+  for (const auto& w : g.warnings) fmt::print(out, "\nnote      : {}", w);
   fmt::print(out, "\nscore     : {:.1f} of 100 (pass at {:g}): {}\n", g.score, g.pass_score, g.passed ? "PASS" : "FAIL");
   if (!g.passed) fmt::print(out, "why       : {}\n", g.reason);
 }
@@ -647,7 +703,7 @@ json to_json(const Grade& g) {
                           {"detail", t.detail}});
   return {{"rubric", g.rubric_path}, {"module", g.module}, {"assignment", g.assignment}, {"lab", g.lab},
           {"checks", checks},        {"thresholds", thresholds}, {"score", g.score},    {"pass_score", g.pass_score},
-          {"passed", g.passed},      {"reason", g.reason}};
+          {"passed", g.passed},      {"reason", g.reason},         {"warnings", g.warnings}};
 }
 
 }  // namespace tutor::grade

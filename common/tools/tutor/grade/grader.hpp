@@ -37,6 +37,7 @@ struct Grade {
   double score = 0, pass_score = 0;
   bool passed = false;
   std::string reason;  ///< "" when passed; else the first failed check, or the score below the pass mark
+  std::vector<std::string> warnings;  ///< worth a look, not graded (a GPU throttled by the end of the run)
 };
 
 /// Relative tolerance of the recomputed rates: a record written with every number rounded to
@@ -49,8 +50,11 @@ inline constexpr double kConsistencyTolerance = 2e-3;
 double credit(double ratio, const Threshold& t);
 
 /// Grades `record` (already parsed) against `assignment` of `rubric`. Never throws on record
-/// content: everything wrong with a record is a failed check.
-Grade grade_record(const nlohmann::json& record, const Rubric& rubric, const Assignment& assignment);
+/// content: everything wrong with a record is a failed check. With `record_dir` (the folder the
+/// record was read from), the CSV and plot the record names in "outputs" are compared with the
+/// files of those names beside it by SHA-256, where they are there.
+Grade grade_record(const nlohmann::json& record, const Rubric& rubric, const Assignment& assignment,
+                   const std::string& record_dir = "");
 
 /// The verdict as the table people read.
 void print_grade(std::FILE* out, const std::string& record_name, const Grade& grade);

@@ -180,7 +180,8 @@ TEST(CommittedRecords, EveryRecordARubricCoversPassesIt) {
     const std::string name = e.path().filename().string();
     std::string assignment;
     if (auto it = kCommittedAssignments.find(rel); it != kCommittedAssignments.end()) assignment = it->second;
-    const Grade g = grade_record(record, *rubric, choose_assignment(*rubric, record.value("lab", ""), assignment));
+    const Grade g = grade_record(record, *rubric, choose_assignment(*rubric, record.value("lab", ""), assignment),
+                                 e.path().parent_path().string());  // with its CSV and plot
     if (!record.contains("schema_version")) {
       // Written before the record schema: refused for that reason, whatever else it holds.
       EXPECT_FALSE(g.passed) << rel;
@@ -429,6 +430,33 @@ TEST(KnownBad, NoDevice) {
   json r = load(kA02);
   r.erase("device");
   EXPECT_FALSE(check_named(grade_as(r, "A02", "ladder"), "device").passed);
+}
+
+TEST(KnownBad, CsvBesideTheRecordFromAnotherRun) {
+  TempDir dir;
+  const std::string a01 = kSource + "/docs/results/H200/a01_foundations/";
+  fs::copy_file(a01 + "a01_vector_add.json", dir.path / "a01_vector_add.json");
+  fs::copy_file(a01 + "a01_vector_add.svg", dir.path / "a01_vector_add.svg");
+  const std::string record = (dir.path / "a01_vector_add.json").string();
+  RubricSource source;
+  source.folder = kRubrics;
+  source.assignment = "sweep";
+  Grade g = grade_file(record, source);  // the plot is there and matches; the CSV is not handed in
+  EXPECT_TRUE(g.passed) << g.reason;
+  EXPECT_EQ(check_named(g, "outputs match the record").detail, "a01_vector_add.svg: SHA-256 as recorded");
+  dir.write("a01_vector_add.csv", "n,GBps\n268435456,4800\n");  // a CSV edited (or of another run)
+  g = grade_file(record, source);
+  EXPECT_FALSE(g.passed);
+  EXPECT_NE(g.reason.find("a01_vector_add.csv beside the record is not the one this run wrote"), std::string::npos)
+      << g.reason;
+}
+
+TEST(CommittedRecords, ThrottledRunIsNotedNotGraded) {
+  const json r = load(kSource + "/docs/results/H200/a07_tiled_gemm/a07_sgemm_sizes.json");  // sw_power_cap at the end
+  const Grade g = grade_as(r, "A07", "sizes");
+  EXPECT_TRUE(g.passed) << g.reason;
+  ASSERT_EQ(g.warnings.size(), 1u);
+  EXPECT_NE(g.warnings[0].find("sw_power_cap"), std::string::npos);
 }
 
 TEST(KnownBad, TopLevelThatIsNotAnObject) {
