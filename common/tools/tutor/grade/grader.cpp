@@ -318,6 +318,16 @@ class Grading {
     std::vector<std::string> steps = a_.required_steps;
     for (const auto& e : a_.exercises) {
       require_step(runs, "exercise " + e.step, e.step, true);
+      // A lab built with -DTUTOR_EXERCISE_SOLUTIONS=ON says so in the exercise row's params (and
+      // in notes/exercise_code): the shipped worked solution ran, not the learner's kernel.
+      const json* v = find_variant(runs.back(), e.step);
+      const bool params_say = v && v->contains("params") && v->at("params").is_string() &&
+                              v->at("params").get<std::string>().find("exercises/solutions") != std::string::npos;
+      const json& notes = r_.contains("notes") && r_.at("notes").is_object() ? r_.at("notes") : json();
+      const bool notes_say = text_at(notes, "exercise_code").find("exercises/solutions") != std::string::npos;
+      if (params_say || notes_say)
+        g_.warnings.push_back(e.step + " ran the worked solution from exercises/solutions/ (a build with "
+                                       "-DTUTOR_EXERCISE_SOLUTIONS=ON), not a learner's kernel");
       if (std::find(steps.begin(), steps.end(), e.solution) == steps.end()) steps.push_back(e.solution);
     }
     for (const auto& s : steps) require_step(runs, "step " + s, s, false);

@@ -228,6 +228,15 @@ TEST(CommittedRecords, HonestRoundingToFourDigitsStillPasses) {
   EXPECT_TRUE(g.passed) << g.reason;
 }
 
+TEST(CommittedRecords, WorkedSolutionBuildIsNoted) {
+  json r = a02_exercise_record();
+  r["variants"].back()["params"] = "worked solution from exercises/solutions/";
+  const Grade g = grade_as(r, "A02", "exercise");
+  EXPECT_TRUE(g.passed) << g.reason;  // the lead's H200 solution records pass, and say what ran
+  ASSERT_EQ(g.warnings.size(), 1u);
+  EXPECT_NE(g.warnings[0].find("ran the worked solution"), std::string::npos);
+}
+
 TEST(CommittedRecords, ExerciseAsFastAsTheSolutionEarnsFullMarks) {
   const Grade g = grade_as(a02_exercise_record(), "A02", "exercise");
   EXPECT_TRUE(g.passed) << g.reason;
