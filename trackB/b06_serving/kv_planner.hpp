@@ -56,8 +56,8 @@ inline constexpr int kDefaultBlockSize = 16;
 
 /// Fixed reserves of one V0 log (Meta-Llama-3-8B bf16 on one H100 80GB, TP=1, vLLM v0.6.5-dev,
 /// https://github.com/vllm-project/vllm/pull/10511, comment of 2024-12-14): "PyTorch activation
-/// peak memory 1.26GiB", "non_torch_memory 1.79GiB". C07 still passes these; B06's kv models the
-/// activation peak (activation_peak) and takes its non-torch default from the release profile.
+/// peak memory 1.26GiB", "non_torch_memory 1.79GiB". No tool defaults to them: B06's kv and C07 model
+/// the activation peak (activation_peak) and take the non-torch default from the release profile.
 inline constexpr double kDefaultActivationReserveGiB = 1.26;
 inline constexpr double kDefaultNonTorchGiB = 1.79;
 

@@ -74,9 +74,19 @@ void print_step2(std::FILE* out, const NodeSizing& n) {
   const VariantSizing& v = n.variants.front();
   const auto& p = v.plan;
   const auto& r = n.request;
+  const b06::KvPoolInputs& in = p.pool_inputs;
   fmt::print(out, "\nStep 2. The HBM-bound KV pool (B06's planner, sized the way vLLM sizes it)\n");
+  fmt::print(out, "  engine        vLLM {} start-up profile ({}){}; each term below says whether it is the profile's "
+                  "or given\n",
+             p.engine.name, p.engine.engine,
+             r.vllm == b06::kDefaultEngineProfile ? " (the default, as B06's kv: give --vllm for another release)" : "");
+  for (const EngineTerm& t : engine_terms(n))
+    fmt::print(out, "  {:<13} {:>9}  {}\n", t.label,
+               t.key == "memory_utilization" ? fmt::format("{:.2f}", t.value) : gib(t.value), t.source);
+  fmt::print(out, "  profiling     max_num_batched_tokens {}, max_num_seqs {}: {}\n",
+             group(p.scheduler.max_num_batched_tokens), group(p.scheduler.max_num_seqs), p.scheduler.why);
   fmt::print(out, "  budget        {} x {:.2f} (memory utilization) = {} per GPU\n", gib(n.gpu.memory.total_bytes),
-             r.memory_utilization, gib(p.pool.budget_bytes));
+             in.memory_utilization, gib(p.pool.budget_bytes));
   if (!v.fits) {
     fmt::print(out, "  !             {}\n", v.does_not_fit_why);
     fmt::print(out, "                no KV pool, so no sequence is served in bf16; step 5 shows the precisions that "
@@ -84,9 +94,8 @@ void print_step2(std::FILE* out, const NodeSizing& n) {
     return;
   }
   fmt::print(out, "  pool          {} - {} (weights) - {} (activation peak) - {} (non-torch){} = {} = {} per GPU\n",
-             gib(p.pool.budget_bytes), gib(p.weight_bytes_per_gpu), gib(r.activation_reserve_bytes),
-             gib(r.non_torch_bytes),
-             r.cuda_graph_bytes > 0 ? fmt::format(" - {} (CUDA graphs)", gib(r.cuda_graph_bytes)) : std::string(),
+             gib(p.pool.budget_bytes), gib(p.weight_bytes_per_gpu), gib(in.activation_bytes), gib(in.non_torch_bytes),
+             in.cuda_graph_bytes > 0 ? fmt::format(" - {} (CUDA graphs)", gib(in.cuda_graph_bytes)) : std::string(),
              gib(p.pool.pool_bytes), gb(p.pool.pool_bytes));
   if (n.model.is_mla())
     fmt::print(out, "  KV per token  MLA latent: {} B (bf16), all of it on every GPU\n",
@@ -269,7 +278,8 @@ void print_step5(std::FILE* out, const NodeSizing& n) {
       fmt::print(out, "  {:<34} does not fit in HBM: {:.2f} GiB of weights per GPU, + {:.2f} GiB of reserves, "
                       "against a {:.2f} GiB budget\n",
                  v.precision.label, v.plan.weight_bytes_per_gpu / b06::kGiB,
-                 (n.request.activation_reserve_bytes + n.request.non_torch_bytes + n.request.cuda_graph_bytes) /
+                 (v.plan.pool_inputs.activation_bytes + v.plan.pool_inputs.non_torch_bytes +
+                  v.plan.pool_inputs.cuda_graph_bytes) /
                      b06::kGiB,
                  v.plan.pool.budget_bytes / b06::kGiB);
       continue;
@@ -400,13 +410,21 @@ json record(const NodeSizing& n, const std::string& command) {
            {"holds_in_kv_tokens", base.pool_tokens_replica > 0 && base.kv_budget_ratio < 1}}}});
   else
     baseline["does_not_fit_why"] = base.does_not_fit_why;
+  // Which start-up term came from the --vllm profile and which from the user.
+  json terms = json::object();
+  for (const EngineTerm& t : engine_terms(n))
+    terms[t.key] = {{"value", t.value}, {"unit", t.key == "memory_utilization" ? "fraction" : "bytes"},
+                    {"from", t.given ? "given" : "profile"}, {"option", t.option}, {"source", t.source}};
   json j = record_head("c07_capstone", "C07", "model", command);
   j.update({
       {"inputs",
        {{"model", m.name}, {"gpu", n.gpu.key}, {"gpus", r.gpus}, {"tp", r.tp}, {"slo_ms", r.slo_ms},
-        {"context", r.context}, {"memory_utilization", r.memory_utilization},
-        {"activation_reserve_GiB", r.activation_reserve_bytes / b06::kGiB},
-        {"non_torch_GiB", r.non_torch_bytes / b06::kGiB}, {"cuda_graph_GiB", r.cuda_graph_bytes / b06::kGiB},
+        {"context", r.context}, {"vllm", r.vllm},
+        {"memory_utilization", base.plan.pool_inputs.memory_utilization},
+        {"activation_reserve_GiB", base.plan.pool_inputs.activation_bytes / b06::kGiB},
+        {"non_torch_GiB", base.plan.pool_inputs.non_torch_bytes / b06::kGiB},
+        {"cuda_graph_GiB", base.plan.pool_inputs.cuda_graph_bytes / b06::kGiB},
+        {"engine_terms", terms},
         {"block_size", r.block_size},
         {"bandwidth_efficiency", r.bandwidth_efficiency}, {"compute_efficiency", r.compute_efficiency},
         {"overhead_us", r.overhead_us}, {"allreduce_latency_us", n.allreduce_latency_us},
@@ -422,8 +440,9 @@ json record(const NodeSizing& n, const std::string& command) {
       {"variants", variants},
       {"fp8_findings", fp8_findings(n)},
       {"formulas",
-       {{"kv_pool", "pool per GPU = total x utilization - weights/TP - activation peak - non-torch; pages = floor(pool / "
-                    "(block_size x KV bytes per token per GPU)); B_pool = pages / ceil(KV of one sequence / page)"},
+       {{"kv_pool", "pool per GPU = total x utilization - weights/TP - activation peak - non-torch - CUDA graphs; pages "
+                    "= floor(pool / (block_size x KV bytes per token per GPU)); B_pool = pages / ceil(KV of one "
+                    "sequence / page)"},
         {"step_time", "t(B) = max((W_read + B x KV(c)) / BW, B x (F_linear + F_attention(c)) / peak) + 2L x (alpha + "
                       "2(p-1)/p x B x hidden x 2 B / link) + overhead, all per GPU of a TP group"},
         {"slo_batch", "B_slo = floor(min((SLO - overhead - 2L alpha - W_read/BW) / (KV(c)/BW + comm per sequence), "
@@ -446,8 +465,8 @@ int run(int argc, char** argv) {
   const std::string command = command_line(argc, argv);
   std::string model, config, gpu;
   NodeRequest r;
-  double activation_reserve_gib = b06::kDefaultActivationReserveGiB, non_torch_gib = b06::kDefaultNonTorchGiB;
-  double cuda_graph_gib = 0;
+  // The engine's start-up terms: unset, each is the --vllm profile's value (B06's kv defaults).
+  double memory_utilization = 0, activation_reserve_gib = 0, non_torch_gib = 0, cuda_graph_gib = 0;
   app.add_option("--model", model, "shipped model: the file stem of a config under data/models/ (llama-3.1-70b, "
                                    "...); one of --model or --config is required");
   app.add_option("--config", config, "any Hugging Face config.json, instead of --model");
@@ -474,20 +493,29 @@ int run(int argc, char** argv) {
                  "slow end of 50 cuBLAS bf16 GEMMs at 8192^3 on an H200, 686-779 of 989.5 TFLOP/s, median 740.0, "
                  "docs/results/H200/baselines/tutor_baselines.json)")
       ->check(number_in(0.01, 1));
-  app.add_option("--memory-utilization", r.memory_utilization,
-                 "fraction of each GPU's memory the engine may use, in (0, 1] (vLLM --gpu-memory-utilization, "
-                 "default 0.9)")
+  // --vllm and the four terms below read as B06's kv options do, so the two tools take the same defaults.
+  app.add_option("--vllm", r.vllm,
+                 "the vLLM release whose start-up memory profile the defaults follow: " + b06::known_engine_profiles() +
+                     " (default " + b06::kDefaultEngineProfile + ", the newest checked against published logs)")
+      ->option_text("VERSION");
+  app.add_option("--memory-utilization", memory_utilization,
+                 "fraction of each GPU's total memory the engine may use, in (0, 1] (vLLM "
+                 "--gpu-memory-utilization; default the release's: 0.9, 0.92 from v0.21)")
       ->check(number_in(NumberRange{0, 1, true}));
   app.add_option("--activation-reserve-gib", activation_reserve_gib,
-                 "peak activation memory of the engine's profiling pass, GiB per GPU (0 .. 1e5; default 1.26, B06)")
-      ->check(number_in(0, 1e5));
-  app.add_option("--non-torch-gib", non_torch_gib, "memory outside the tensor allocator, GiB per GPU (0 .. 1e5; "
-                                                   "default 1.79, B06)")
-      ->check(number_in(0, 1e5));
+                 "peak activation memory of the engine's profiling pass, GiB per GPU, in [0, 4096] (default: "
+                 "modelled from the layer shapes at the release's max_num_batched_tokens and max_num_seqs, as B06's "
+                 "kv does; vLLM logs it as 'PyTorch activation peak memory' or 'peak activation')")
+      ->check(number_in(0, 4096));
+  app.add_option("--non-torch-gib", non_torch_gib,
+                 "memory outside the tensor allocator that the engine's profile counts (NCCL, all-reduce buffers), "
+                 "GiB per GPU, in [0, 4096] (default the release's, from its logs: v0.19 0.25 at TP=1, 2.07 at TP>1)")
+      ->check(number_in(0, 4096));
   app.add_option("--cuda-graph-gib", cuda_graph_gib,
-                 "CUDA-graph memory the engine subtracts before sizing the pool, GiB per GPU (0 .. 1e5; default 0: "
-                 "vLLM before v0.21; B06)")
-      ->check(number_in(0, 1e5));
+                 "CUDA-graph memory the engine subtracts before sizing the pool, GiB per GPU, in [0, 4096] (default 0 "
+                 "before v0.21, which captures graphs after sizing it; --vllm v0.21: 0.84, give its 'Estimated CUDA "
+                 "graph memory')")
+      ->check(number_in(0, 4096));
   app.add_option("--block-size", r.block_size, "tokens per KV page (1 .. 4096; vLLM default 16)")->check(integer_in(1, 4096));
   app.add_option("--overhead-us", r.overhead_us, "fixed cost per decode step, microseconds (0 .. 1e6; default 0: "
                                                  "the roofline floor)")
@@ -501,12 +529,11 @@ int run(int argc, char** argv) {
   out.check({{"--config", config}, {"--gpu", gpu}});
   if (app.count("--allreduce-latency-us") > 0 && !(r.allreduce_latency_us >= 0))
     throw UsageError(fmt::format("--allreduce-latency-us: must be >= 0 microseconds, got {}", r.allreduce_latency_us));
-  if (!(activation_reserve_gib >= 0))
-    throw UsageError(fmt::format("--activation-reserve-gib: must be >= 0, got {}", activation_reserve_gib));
-  if (!(non_torch_gib >= 0)) throw UsageError(fmt::format("--non-torch-gib: must be >= 0, got {}", non_torch_gib));
-  r.activation_reserve_bytes = activation_reserve_gib * b06::kGiB;
-  r.non_torch_bytes = non_torch_gib * b06::kGiB;
-  r.cuda_graph_bytes = cuda_graph_gib * b06::kGiB;
+  // Only what the user gave overrides the profile; validate() checks the ranges again.
+  if (app.count("--memory-utilization") > 0) r.memory_utilization = memory_utilization;
+  if (app.count("--activation-reserve-gib") > 0) r.activation_reserve_bytes = activation_reserve_gib * b06::kGiB;
+  if (app.count("--non-torch-gib") > 0) r.non_torch_bytes = non_torch_gib * b06::kGiB;
+  if (app.count("--cuda-graph-gib") > 0) r.cuda_graph_bytes = cuda_graph_gib * b06::kGiB;
 
   // Cheap checks first, so a bad number is reported before a model file is read.
   if (r.gpus < 1) throw UsageError(fmt::format("--gpus: must be a positive integer, got {}", r.gpus));

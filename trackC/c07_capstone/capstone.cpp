@@ -144,14 +144,20 @@ void validate(const b05::ModelConfig& model, NodeRequest& r) {
                                  model.max_position_embeddings, model.name));
   require_fraction(r.bandwidth_efficiency, "--bandwidth-efficiency");
   require_fraction(r.compute_efficiency, "--compute-efficiency");
-  require_fraction(r.memory_utilization, "--memory-utilization");
+  if (r.memory_utilization) require_fraction(*r.memory_utilization, "--memory-utilization");
   if (r.block_size < 1) throw UsageError(fmt::format("--block-size: must be >= 1 token, got {}", r.block_size));
-  if (!(std::isfinite(r.activation_reserve_bytes) && r.activation_reserve_bytes >= 0))
-    throw UsageError(fmt::format("--activation-reserve-gib: must be >= 0, got {}", r.activation_reserve_bytes / b06::kGiB));
-  if (!(std::isfinite(r.non_torch_bytes) && r.non_torch_bytes >= 0))
-    throw UsageError(fmt::format("--non-torch-gib: must be >= 0, got {}", r.non_torch_bytes / b06::kGiB));
-  if (!(std::isfinite(r.cuda_graph_bytes) && r.cuda_graph_bytes >= 0))
-    throw UsageError(fmt::format("--cuda-graph-gib: must be >= 0, got {}", r.cuda_graph_bytes / b06::kGiB));
+  const auto require_reserve = [](const std::optional<double>& bytes, const char* option) {
+    if (bytes && !(std::isfinite(*bytes) && *bytes >= 0))
+      throw UsageError(fmt::format("{}: must be >= 0, got {}", option, *bytes / b06::kGiB));
+  };
+  require_reserve(r.activation_reserve_bytes, "--activation-reserve-gib");
+  require_reserve(r.non_torch_bytes, "--non-torch-gib");
+  require_reserve(r.cuda_graph_bytes, "--cuda-graph-gib");
+  try {
+    b06::engine_profile(r.vllm);  // "--vllm: unknown engine profile 'x'; allowed: ..."
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
   if (!(std::isfinite(r.overhead_us) && r.overhead_us >= 0))
     throw UsageError(fmt::format("--overhead-us: must be >= 0 microseconds, got {}", r.overhead_us));
   if (!std::isfinite(r.allreduce_latency_us))
@@ -190,15 +196,18 @@ WeightBytes weight_bytes(const b05::ModelConfig& m, const b05::ParamCount& p, do
 std::string does_not_fit(const NodeSizing& node, const VariantSizing& v) {
   const NodeRequest& r = node.request;
   const b06::KvPool& pool = v.plan.pool;
+  const b06::KvPoolInputs& in = v.plan.pool_inputs;
   const double weights = v.plan.weight_bytes_per_gpu;
-  const double reserves = r.activation_reserve_bytes + r.non_torch_bytes + r.cuda_graph_bytes;
+  const double reserves = in.activation_bytes + in.non_torch_bytes + in.cuda_graph_bytes;
   std::string why = fmt::format(
       "weights do not fit in HBM: {:.2f} GiB of {} weights per GPU ({:.2f} GB / TP {}) + {:.2f} GiB of engine "
-      "reserves (activation peak {:.2f}, non-torch {:.2f}) = {:.2f} GiB against a budget of {:.2f} GiB per GPU "
+      "reserves (activation peak {:.2f}, non-torch {:.2f}{}) = {:.2f} GiB against a budget of {:.2f} GiB per GPU "
       "({:.2f} x {:.2f} GiB)",
       weights / b06::kGiB, v.precision.weight_dtype(), v.weights.resident_total / 1e9, r.tp, reserves / b06::kGiB,
-      r.activation_reserve_bytes / b06::kGiB, r.non_torch_bytes / b06::kGiB, (weights + reserves) / b06::kGiB,
-      pool.budget_bytes / b06::kGiB, r.memory_utilization, node.gpu.memory.total_bytes / b06::kGiB);
+      in.activation_bytes / b06::kGiB, in.non_torch_bytes / b06::kGiB,
+      in.cuda_graph_bytes > 0 ? fmt::format(", CUDA graphs {:.2f}", in.cuda_graph_bytes / b06::kGiB) : std::string(),
+      (weights + reserves) / b06::kGiB, pool.budget_bytes / b06::kGiB, in.memory_utilization,
+      node.gpu.memory.total_bytes / b06::kGiB);
   if (weights > node.gpu.memory.total_bytes)
     why += fmt::format("; the weights alone exceed the GPU's {:.2f} GiB", node.gpu.memory.total_bytes / b06::kGiB);
   else if (pool.pool_bytes > 0)
@@ -226,10 +235,14 @@ VariantSizing size_variant(const NodeSizing& node, const Precision& precision) {
   kv.tp = r.tp;
   kv.weight_bytes_per_param = v.weights.bytes_per_param;
   kv.kv_bytes_per_element = precision.kv_bytes;
+  // The same request B06's kv builds: unset terms stay unset, so the planner fills them from
+  // the release profile and its activation model, and the scheduler defaults follow the GPU.
+  kv.engine = r.vllm;
   kv.memory_utilization = r.memory_utilization;
   kv.activation_reserve_bytes = r.activation_reserve_bytes;
   kv.non_torch_bytes = r.non_torch_bytes;
   kv.cuda_graph_bytes = r.cuda_graph_bytes;
+  kv.gpu_name = node.gpu.name;
   kv.block_size = r.block_size;
   kv.context = r.context;
   try {
@@ -352,6 +365,37 @@ NodeSizing size_node(const b05::ModelConfig& model, const GpuChoice& gpu, NodeRe
   if (!n.gpu.memory.runtime_reported)
     n.notes.push_back("GPU memory: " + n.gpu.memory.source);
   return n;
+}
+
+std::vector<EngineTerm> engine_terms(const NodeSizing& n) {
+  const NodeRequest& r = n.request;
+  const b06::KvPlan& p = n.variants.front().plan;
+  const b06::KvPoolInputs& in = p.pool_inputs;
+  const b06::EngineProfile& e = p.engine;
+  const b06::ActivationPeak& a = p.activation;
+  const std::string profile = fmt::format("vLLM {} profile", e.name);
+  std::vector<EngineTerm> terms;
+  terms.push_back({"memory_utilization", "utilization", "--memory-utilization", in.memory_utilization, r.memory_utilization.has_value(),
+                   r.memory_utilization ? "given"
+                                        : fmt::format("{}: the release's default --gpu-memory-utilization", profile)});
+  terms.push_back(
+      {"activation_reserve", "activation", "--activation-reserve-gib", in.activation_bytes, r.activation_reserve_bytes.has_value(),
+       r.activation_reserve_bytes
+           ? fmt::format("given (B06's model says {:.2f} GiB)", a.peak_bytes / b06::kGiB)
+           : fmt::format("{}: modelled peak of the profiling pass at {} batched tokens and {} sequences, the {} "
+                         "binds (B06 activation_peak)",
+                         profile, group(a.max_num_batched_tokens), group(a.max_num_seqs), a.binds)});
+  terms.push_back({"non_torch", "non-torch", "--non-torch-gib", in.non_torch_bytes, r.non_torch_bytes.has_value(),
+                   r.non_torch_bytes ? "given"
+                                     : fmt::format("{}: from the release's start-up logs at {}", profile,
+                                                   r.tp > 1 ? "TP > 1" : "TP=1")});
+  terms.push_back({"cuda_graph", "CUDA graphs", "--cuda-graph-gib", in.cuda_graph_bytes, r.cuda_graph_bytes.has_value(),
+                   r.cuda_graph_bytes ? "given"
+                   : in.cuda_graph_bytes > 0
+                       ? fmt::format("{}: the estimate one log printed (vLLM >= v0.21 subtracts its own; give yours)",
+                                     profile)
+                       : fmt::format("{}: none, this release captures CUDA graphs after sizing the pool", profile)});
+  return terms;
 }
 
 double ridge_point(const DecodeStepModel& m) { return m.compute_TFLOPs * 1e12 / (m.bandwidth_GBps * 1e9); }
@@ -508,9 +552,12 @@ std::vector<std::string> assumptions() {
       "W8A8: linear layers except the LM head at the fp8 tensor-core rate; attention at the bf16 rate; the same "
       "compute efficiency for both",
       "fp8 weights and KV keep the step's FLOPs unchanged (dequantisation cost ignored)",
-      "KV pool as vLLM sizes it (B06): memory utilization x total - weights - activation peak - non-torch memory, in "
-      "pages of block_size tokens; the reserves default to a vLLM log of Llama-3-8B on one H100",
-      "the scheduler's own cap on running sequences (vLLM --max-num-seqs, default 256) is a setting, not applied",
+      "KV pool as vLLM sizes it (B06): memory utilization x total - weights - activation peak - non-torch memory - "
+      "CUDA graphs (vLLM >= v0.21), in pages of block_size tokens; every term not given takes the same default as "
+      "B06's kv: the --vllm release profile's utilisation, non-torch and CUDA-graph figures (from its start-up logs), "
+      "and the activation peak modelled from the layer shapes at the profiling pass's scheduler defaults",
+      "the scheduler's own cap on running sequences (vLLM --max-num-seqs; V1's default 1024 on a GPU of >= 70 GiB "
+      "that is not an A100, else 256) is a setting, not applied to the operating batch",
       "per-step overhead (scheduling, launches, sampling) is --overhead-us, 0 by default: the roofline floor",
   };
 }
@@ -520,7 +567,8 @@ std::vector<std::string> sources() {
       "roofline: Williams, Waterman and Patterson, 'Roofline: an insightful visual performance model for multicore "
       "architectures', CACM 52(4), 2009, eq. 1 (applied per step: B06 RooflineStepCost, step_cost.hpp)",
       "KV pool: vLLM Worker.determine_num_available_blocks, CacheEngine.get_cache_block_size, "
-      "ModelConfig.get_num_kv_heads; EngineArgs defaults (B06 kv_planner.hpp)",
+      "ModelConfig.get_num_kv_heads; EngineArgs defaults (B06 kv_planner.hpp); the start-up profile of each "
+      "release and the logs behind its numbers (B06 engine_profile.hpp)",
       "parameters, KV bytes per token, decode FLOPs: B05 calculator.hpp (Kaplan et al. 2020 Table 1; GQA, Ainslie "
       "et al. 2023; sliding windows, Jiang et al. 2023; MLA, DeepSeek-V2 sec. 2.1)",
       "token budget per step under a TBT SLO: Agrawal et al., 'Taming Throughput-Latency Tradeoff in LLM Inference "

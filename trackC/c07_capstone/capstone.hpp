@@ -52,7 +52,9 @@
 //   - all weights are read every step except the input embedding table (a lookup of B rows);
 //     for MoE models every expert is assumed touched (true once B * top_k >> experts);
 //   - KV per sequence and the pool come from B06's planner (window caps and KV-head
-//     replication under TP included), with vLLM's defaults for utilisation and reserves;
+//     replication under TP included), with the same defaults as B06's kv: utilisation and
+//     reserves from the --vllm release profile, the activation peak modelled from the layer
+//     shapes at the profiling pass's scheduler defaults;
 //   - datasheet rates derated by measured efficiencies (kDefaultBandwidthEfficiency,
 //     kDefaultComputeEfficiency); activations are assumed to stay on chip;
 //   - tensor parallelism (Megatron-LM, Shoeybi et al. 2019, sec. 3): two all-reduces of
@@ -67,6 +69,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -201,10 +204,13 @@ struct NodeRequest {
   int tp = 0;                   ///< --tp, >= 1 and dividing gpus; 0 = gpus
   double slo_ms = 0;            ///< --slo-ms, > 0: the TPOT (time between tokens) target
   std::int64_t context = kDefaultContext;  ///< --context, 1..max_position_embeddings
-  double memory_utilization = b06::kDefaultMemoryUtilization;  ///< --memory-utilization, (0, 1]
-  double activation_reserve_bytes = b06::kDefaultActivationReserveGiB * b06::kGiB;  ///< --activation-reserve-gib
-  double non_torch_bytes = b06::kDefaultNonTorchGiB * b06::kGiB;  ///< --non-torch-gib
-  double cuda_graph_bytes = 0;  ///< --cuda-graph-gib: the CUDA-graph estimate vLLM >= v0.21 subtracts (B06)
+  // The engine's start-up profile, as B06's kv takes it: each reserve left unset is the --vllm
+  // release profile's value (engine_profile.hpp), so C07 and `b06_serving kv` size the same pool.
+  std::string vllm = b06::kDefaultEngineProfile;     ///< --vllm: the release whose profile the defaults follow
+  std::optional<double> memory_utilization;        ///< --memory-utilization, (0, 1]; unset: the profile's (0.90; 0.92 from v0.21)
+  std::optional<double> activation_reserve_bytes;  ///< --activation-reserve-gib; unset: B06's activation_peak()
+  std::optional<double> non_torch_bytes;           ///< --non-torch-gib; unset: the profile's figure for TP=1 or TP > 1
+  std::optional<double> cuda_graph_bytes;          ///< --cuda-graph-gib; unset: the profile's (0 before v0.21)
   int block_size = b06::kDefaultBlockSize;                         ///< --block-size
   double bandwidth_efficiency = kDefaultBandwidthEfficiency;      ///< --bandwidth-efficiency, (0, 1]
   double compute_efficiency = kDefaultComputeEfficiency;          ///< --compute-efficiency, (0, 1]
@@ -214,8 +220,8 @@ struct NodeRequest {
 
 /// Throws UsageError naming the option when a value is out of range for this model: --gpus,
 /// --tp (must divide --gpus), --slo-ms, --context (above max_position_embeddings), the
-/// efficiencies and the utilisation (in (0, 1]), --block-size, the reserves, --overhead-us.
-/// Fills tp = gpus when 0.
+/// efficiencies and the utilisation (in (0, 1]), --block-size, the reserves, --overhead-us,
+/// --vllm (an engine profile B06 knows). Fills tp = gpus when 0.
 void validate(const b05::ModelConfig& model, NodeRequest& request);
 
 /// Which budget binds first.
@@ -285,6 +291,20 @@ struct NodeSizing {
   std::vector<VariantSizing> variants;
   std::vector<std::string> notes;  ///< assumptions that apply to this model and node
 };
+
+/// One term of the engine's start-up profile the pool is carved after (per GPU, the bf16
+/// baseline's plan; every precision shares them), with where its value came from.
+struct EngineTerm {
+  std::string key;     ///< "memory_utilization", "activation_reserve", "non_torch", "cuda_graph"
+  std::string label;   ///< what the report calls it: "utilization", "activation", "non-torch", "CUDA graphs"
+  std::string option;  ///< the CLI option that overrides it
+  double value = 0;    ///< a fraction for memory_utilization, else bytes
+  bool given = false;  ///< true: the user's option; false: the --vllm profile's value (or B06's model of it)
+  std::string source;  ///< "given", or the profile and the model or log behind the value
+};
+
+/// The four terms in the order the subtraction takes them.
+std::vector<EngineTerm> engine_terms(const NodeSizing& node);
 
 /// Sizes the node. Calls validate(model, request) first; throws UsageError naming the option
 /// when the model cannot be split that way (B06: heads must divide over --tp).

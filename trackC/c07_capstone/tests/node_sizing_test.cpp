@@ -1,9 +1,12 @@
 // C07: a whole node, Llama-3.1-70B on 8 x H100 SXM at bf16 (and its fp8 variants), against
 // numbers derived by hand from the model card's shape, the H100 datasheet and vLLM's sizing.
 //
-// The hand derivation every test below draws on (defaults: utilisation 0.90, activation
-// reserve 1.26 GiB, non-torch 1.79 GiB, pages of 16 tokens, bandwidth efficiency 0.80,
-// compute efficiency 0.70, context 4096, TP = 8):
+// The hand derivation every test below draws on. The engine's start-up terms are given, not
+// left to the --vllm profile (engine_defaults_test.cpp checks those against B06's kv): utilisation
+// 0.90, activation reserve 1.26 GiB and non-torch 1.79 GiB, the figures of one vLLM V0 log
+// (Meta-Llama-3-8B on an H100, vLLM pull 10511: "PyTorch activation peak memory 1.26GiB",
+// "non_torch_memory 1.79GiB"), no CUDA graphs. The rest are C07's defaults: pages of 16 tokens,
+// bandwidth efficiency 0.80, compute efficiency 0.70, context 4096, TP = 8:
 //   parameters     70,553,706,496 (B05; Meta's 70.6B), of which the input embedding is
 //                  128,256 x 8,192 = 1,050,673,152 and the decoder's linear layers
 //                  12,079,595,520 (attention) + 56,371,445,760 (MLP) = 68,451,041,280
@@ -38,10 +41,19 @@ using tutor::c07::NodeRequest;
 using tutor::c07::NodeSizing;
 using tutor::c07::VariantSizing;
 
+/// The reserves of the hand derivation above, given as a user would give them.
+void give_v0_log_reserves(NodeRequest& r) {
+  r.memory_utilization = 0.90;
+  r.activation_reserve_bytes = 1.26 * tutor::b06::kGiB;
+  r.non_torch_bytes = 1.79 * tutor::b06::kGiB;
+  r.cuda_graph_bytes = 0;
+}
+
 NodeSizing llama70b_on_8_h100(double slo_ms) {
   NodeRequest r;
   r.gpus = 8;
   r.slo_ms = slo_ms;
+  give_v0_log_reserves(r);
   return tutor::c07::size_node(tutor::b05::load_shipped_model("llama-3.1-70b"), tutor::c07::choose_gpu("h100"), r);
 }
 
