@@ -29,14 +29,16 @@ const fs::path& scratch() {
   return dir;
 }
 
-std::string llama_config() {
-  std::ifstream in(std::string(TUTOR_SOURCE_DIR_BENCH) + "/data/models/llama-3.1-8b.json");
+std::string shipped_config(const std::string& stem) {
+  std::ifstream in(std::string(TUTOR_SOURCE_DIR_BENCH) + "/data/models/" + stem + ".json");
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-/// The llama config with one more member, written to the scratch folder; returns its path.
-std::string config_with(const std::string& name, const std::string& key, const std::string& value) {
-  std::string text = llama_config();
+/// A shipped config (Llama-3.1-8B unless named) with one more member, which wins over an
+/// earlier one of the same key, written to the scratch folder; returns its path.
+std::string config_with(const std::string& name, const std::string& key, const std::string& value,
+                        const std::string& stem = "llama-3.1-8b") {
+  std::string text = shipped_config(stem);
   text = text.substr(0, text.rfind('}')) + ",\n  \"" + key + "\": " + value + "\n}\n";
   const fs::path p = scratch() / name;
   std::ofstream(p, std::ios::binary) << text;
@@ -81,7 +83,7 @@ void BM_RefuseNumberOverflow(benchmark::State& state) {
 }
 
 void BM_RefuseHugeSharedExperts(benchmark::State& state) {
-  static const std::string p = config_with("shared.json", "n_shared_experts", "1000000000000000");
+  static const std::string p = config_with("shared.json", "n_shared_experts", "1000000000000000", "deepseek-v3");
   refuse(state, [&] { tutor::b05::load_model_file(p); });
 }
 

@@ -426,6 +426,7 @@ int run_batch(BatchOptions o, Outputs& outputs, const std::string& command) {
     w.prompt = {o.prompt_median, o.prompt_sigma, cap};
     w.output = {o.output_median, o.output_sigma, cap};
     w.seed = o.seed;
+    w.max_total_tokens = kMaxWorkloadTokens;
     requests = as_usage([&] { return generate_workload(w); });
     workload_text = fmt::format(
         "{} requests, {}, prompt lognormal(median {:g}, sigma {:g}), output lognormal(median {:g}, sigma {:g}), "

@@ -102,15 +102,26 @@ std::vector<Request> generate_workload(const SyntheticWorkload& spec) {
   Stream prompts(splitmix64(state));
   Stream outputs(splitmix64(state));
 
-  std::vector<Request> out(spec.requests);
+  std::vector<Request> out;
+  out.reserve(spec.requests);  // reserved, not filled: an oversized workload stops before touching it all
   const double mean_gap_s = 1.0 / spec.arrival_rate_per_s;  // 0 for an infinite rate
-  double t = 0;
-  for (auto& r : out) {
+  double t = 0, tokens = 0;
+  for (std::size_t i = 0; i < spec.requests; ++i) {
+    Request r;
     // Poisson process: independent exponential gaps of mean 1 / lambda.
     t += arrivals.exponential() * mean_gap_s;
     r.arrival_s = t;
     r.prompt_tokens = lognormal_tokens(prompts, spec.prompt);
     r.output_tokens = lognormal_tokens(outputs, spec.output);
+    tokens += double(r.prompt_tokens) + double(r.output_tokens);
+    if (tokens > spec.max_total_tokens) {
+      char text[160];
+      std::snprintf(text, sizeof text, "the first %zu requests already hold more than %.3g prompt + output tokens",
+                    i + 1, spec.max_total_tokens);
+      throw UsageError("--requests " + std::to_string(spec.requests) + " x the length options: " + text +
+                       " (a run past it takes hours): fewer requests or shorter lengths");
+    }
+    out.push_back(r);
   }
   return out;
 }

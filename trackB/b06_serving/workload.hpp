@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,10 @@ struct SyntheticWorkload {
   LognormalLength prompt{512, 1.0};
   LognormalLength output{128, 1.0};
   std::uint64_t seed = 1;
+  /// Generation stops with a UsageError naming --requests once the requests made so far hold
+  /// more prompt + output tokens than this (b06_serving batch: kMaxWorkloadTokens), so an
+  /// oversized workload is refused before it is all in memory.
+  double max_total_tokens = std::numeric_limits<double>::infinity();
 };
 
 /// The requests of `spec`, sorted by arrival; the first arrives one exponential gap after
