@@ -425,6 +425,8 @@ json record(const NodeSizing& n, const std::string& command) {
         {"non_torch_GiB", base.plan.pool_inputs.non_torch_bytes / b06::kGiB},
         {"cuda_graph_GiB", base.plan.pool_inputs.cuda_graph_bytes / b06::kGiB},
         {"engine_terms", terms},
+        {"max_num_batched_tokens", base.plan.scheduler.max_num_batched_tokens},
+        {"max_num_seqs", base.plan.scheduler.max_num_seqs},
         {"block_size", r.block_size},
         {"bandwidth_efficiency", r.bandwidth_efficiency}, {"compute_efficiency", r.compute_efficiency},
         {"overhead_us", r.overhead_us}, {"allreduce_latency_us", n.allreduce_latency_us},
