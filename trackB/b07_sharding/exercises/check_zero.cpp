@@ -23,7 +23,7 @@ namespace {
 
 void compare(tutor::exercise::Checker& ck, const std::string& label, double params, int stage, int dp) {
   const ModelStates e = zero_model_states(params, stage, dp);
-  const std::string name = fmt::format("{}: {:.6g} params, ZeRO {}, {} GPUs", label, params, stage, dp);
+  const std::string name = fmt::format("{}: {:.6g} params, ZeRO {}, N_d = {}", label, params, stage, dp);
   const nlohmann::json parts = {
       {"weights", e.weight_bytes}, {"gradients", e.gradient_bytes}, {"optimizer", e.optimizer_bytes}};
   if (auto got = ck.attempt(name, parts, [&] { return exercise::zero_states(params, stage, dp); })) {
