@@ -4,6 +4,7 @@
 #include <cctype>
 #include <climits>
 #include <filesystem>
+#include <optional>
 #include <system_error>
 
 #include <fmt/format.h>
@@ -29,7 +30,66 @@ std::string own_folder() {
   return ec ? std::string(".") : self.parent_path().string();
 }
 
+/// The rubric and assignment --run uses: the module's rubric (or --rubric, which must be the
+/// module's), and --assignment or the first assignment with a run section.
+std::pair<Rubric, std::size_t> run_target(const std::string& run_module, const std::string& rubric_path,
+                                          const std::string& rubrics, const std::string& assignment) {
+  std::string module = run_module;
+  std::transform(module.begin(), module.end(), module.begin(), [](unsigned char c) { return std::toupper(c); });
+  Rubric rubric = rubric_path.empty() ? find_rubric(rubrics, module, "--run " + run_module) : load_rubric(rubric_path);
+  if (rubric.module != module)
+    throw UsageError(fmt::format("--rubric: {} grades module {}, not {}", rubric.path, rubric.module, module));
+  std::optional<std::size_t> chosen;
+  for (std::size_t i = 0; i < rubric.assignments.size(); ++i) {
+    const Assignment& a = rubric.assignments[i];
+    if (!chosen && (assignment.empty() ? a.run.has_value() : a.name == assignment)) chosen = i;
+  }
+  if (!assignment.empty() && !chosen) choose_assignment(rubric, "", assignment);  // throws, naming them
+  if (!chosen || !rubric.assignments[*chosen].run)
+    throw UsageError(fmt::format("--run {}: {} has no {} with a run section", run_module, rubric.path,
+                                 chosen ? "assignment '" + rubric.assignments[*chosen].name + "'" : "assignment"));
+  return {std::move(rubric), *chosen};
+}
+
+/// One run of a lab by the grader and the grade of its record.
+struct GradedRun {
+  LabInvocation invocation;
+  int exit_code = -1;
+  std::optional<Grade> grade;
+  std::string error;  ///< why there is no grade (no GPU, arguments refused, no record)
+};
+
+GradedRun run_and_grade(const Rubric& rubric, const Assignment& a, const std::string& exe, std::uint64_t seed,
+                        const std::string& keep_record) {
+  GradedRun out;
+  out.invocation = plan_run(exe, *a.run, seed);
+  const LabOutcome outcome = run_lab(out.invocation, a.lab);
+  struct Cleanup {
+    const LabOutcome& o;
+    ~Cleanup() { remove_outcome(o); }
+  } cleanup{outcome};
+  out.exit_code = outcome.exit_code;
+  if (outcome.exit_code == kExitNoGpu) {
+    out.error = a.lab + " found no usable GPU (its exit 3); nothing to grade";
+  } else if (outcome.exit_code == kExitBadInput) {
+    out.error = fmt::format("{} refused the arguments of {}'s run section (its exit 2, message above)", a.lab,
+                            rubric.path);
+  } else if (!outcome.wrote_record) {
+    out.error = fmt::format("{} exited {} and wrote no record", a.lab, outcome.exit_code);
+  } else {
+    const json record = read_record(outcome.record_path);
+    if (!keep_record.empty()) write_output("--keep-record", keep_record, json_text(record));
+    out.grade = grade_record(record, rubric, a);
+  }
+  return out;
+}
+
+std::uint64_t run_seed(const CLI::Option* given, std::uint64_t value) {
+  return given->count() ? value : (fresh_seed() & std::uint64_t(INT64_MAX));
+}
+
 }  // namespace
+
 
 GradeCommand::GradeCommand(CLI::App& app) {
   sub_ = app.add_subcommand("grade",
@@ -61,7 +121,9 @@ GradeCommand::GradeCommand(CLI::App& app) {
       ->option_text("PATH")
       ->needs(run);
   auto* folder = sub_->add_option("--folder", folder_, "grade every *.json record in DIR (one per learner: the "
-                                                       "file's stem is the learner)")
+                                                       "file's stem is the learner); with --run MODULE, run the "
+                                                       "lab in each folder of DIR (one per learner, their build) "
+                                                       "with one seed for all")
                      ->option_text("DIR");
   sub_->add_option("--gradebook", gradebook_, "with --folder: write the gradebook as CSV to PATH ('-': standard "
                                               "output)")
@@ -73,9 +135,13 @@ GradeCommand::GradeCommand(CLI::App& app) {
 }
 
 int GradeCommand::run() {
-  const int modes = int(!record_.empty()) + int(!run_module_.empty()) + int(!folder_.empty());
+  const bool batch = !folder_.empty();
+  const int modes = int(!record_.empty()) + int(batch) + int(!run_module_.empty() && !batch);
   if (modes != 1)
-    throw UsageError("grade: give exactly one of RECORD.json, --run MODULE or --folder DIR");
+    throw UsageError("grade: give exactly one of RECORD.json, --run MODULE or --folder DIR (with --run MODULE: "
+                     "run each learner's lab)");
+  if (batch && !labs_.empty()) throw UsageError("--labs: with --folder, each learner's folder holds their labs");
+  if (batch && !keep_record_.empty()) throw UsageError("--keep-record: one record, not with --folder");
   std::vector<std::pair<std::string, std::string>> inputs;
   if (!record_.empty()) inputs.push_back({"RECORD", record_});
   if (!rubric_.empty()) inputs.push_back({"--rubric", rubric_});
@@ -88,7 +154,7 @@ int GradeCommand::run() {
     require_writable("--keep-record", keep_record_);
     require_distinct_outputs({{"--json", out_->json_path()}, {"--keep-record", keep_record_}}, inputs);
   }
-  if (!folder_.empty()) return grade_batch();
+  if (batch) return run_module_.empty() ? grade_batch() : grade_batch_runs();
   if (!run_module_.empty()) return grade_run();
   return grade_one();
 }
@@ -104,64 +170,85 @@ int GradeCommand::grade_one() {
   return g.passed ? kExitOk : kExitCheckFailed;
 }
 
+
 int GradeCommand::grade_run() {
-  std::string module = run_module_;
-  std::transform(module.begin(), module.end(), module.begin(), [](unsigned char c) { return std::toupper(c); });
-  const Rubric rubric = rubric_.empty() ? find_rubric(rubrics_, module, "--run " + run_module_) : load_rubric(rubric_);
-  if (rubric.module != module)
-    throw UsageError(fmt::format("--rubric: {} grades module {}, not {}", rubric.path, rubric.module, module));
-  const Assignment* chosen = nullptr;
-  if (!assignment_.empty()) {
-    chosen = &choose_assignment(rubric, "", assignment_);
-  } else {
-    for (const auto& a : rubric.assignments)
-      if (a.run && !chosen) chosen = &a;
-  }
-  if (!chosen || !chosen->run)
-    throw UsageError(fmt::format("--run {}: {} has no {} with a run section", run_module_, rubric.path,
-                                 chosen ? "assignment '" + chosen->name + "'" : "assignment"));
+  const auto [rubric, index] = run_target(run_module_, rubric_, rubrics_, assignment_);
+  const Assignment& a = rubric.assignments[index];
   const std::string folder = labs_.empty() ? own_folder() : labs_;
-  const std::string exe = (fs::path(folder) / chosen->lab).string();
+  const std::string exe = (fs::path(folder) / a.lab).string();
   std::error_code ec;
   if (!fs::is_regular_file(exe, ec))
     throw UsageError(fmt::format("--run {}: {} is not built in {} (build the target {}, or give --labs DIR)",
-                                 run_module_, chosen->lab, folder, chosen->lab));
-  const std::uint64_t seed = seed_option_->count() ? seed_ : (fresh_seed() & std::uint64_t(INT64_MAX));
-  const LabInvocation invocation = plan_run(exe, *chosen->run, seed);
+                                 run_module_, a.lab, folder, a.lab));
+  const std::uint64_t seed = run_seed(seed_option_, seed_);
   std::FILE* human = out_->human();
-  fmt::print(human, "running : {}\nseed    : {}{}\n\n", command_text(invocation), seed,
+  fmt::print(human, "running : {}\nseed    : {}{}\n\n", command_text(plan_run(exe, *a.run, seed)), seed,
              seed_option_->count() ? " (given)" : " (drawn for this run; --seed repeats it)");
   std::fflush(human);
-  const LabOutcome outcome = run_lab(invocation, chosen->lab);
-  struct Cleanup {
-    const LabOutcome& o;
-    ~Cleanup() { remove_outcome(o); }
-  } cleanup{outcome};
-  if (outcome.exit_code == kExitNoGpu) {
-    std::fprintf(stderr, "tutor grade: --run %s: %s found no usable GPU (its exit 3); nothing to grade\n",
-                 run_module_.c_str(), chosen->lab.c_str());
-    return kExitNoGpu;
+  const GradedRun run = run_and_grade(rubric, a, exe, seed, keep_record_);
+  if (!run.grade) {
+    if (run.exit_code == kExitBadInput) throw UsageError("--run " + run_module_ + ": " + run.error);
+    std::fprintf(stderr, "tutor grade: --run %s: %s\n", run_module_.c_str(), run.error.c_str());
+    return run.exit_code == kExitNoGpu ? kExitNoGpu : kExitCheckFailed;
   }
-  if (outcome.exit_code == kExitBadInput)
-    throw UsageError(fmt::format("--run {}: {} refused the arguments of {}'s run section (its exit 2, message above)",
-                                 run_module_, chosen->lab, rubric.path));
-  if (!outcome.wrote_record) {
-    std::fprintf(stderr, "tutor grade: --run %s: %s exited %d and wrote no record: FAIL\n", run_module_.c_str(),
-                 chosen->lab.c_str(), outcome.exit_code);
-    return kExitCheckFailed;
-  }
-  const json record = read_record(outcome.record_path);
-  if (!keep_record_.empty()) write_output("--keep-record", keep_record_, json_text(record));
-  const Grade g = grade_record(record, rubric, *chosen);
   fmt::print(human, "\n");
-  print_grade(human, fmt::format("{} (run by the grader, exit {})", chosen->lab, outcome.exit_code), g);
+  print_grade(human, fmt::format("{} (run by the grader, exit {})", a.lab, run.exit_code), *run.grade);
   json drawn = json::object();
-  for (const auto& [option, value] : invocation.drawn) drawn[option] = value;
+  for (const auto& [option, value] : run.invocation.drawn) drawn[option] = value;
   out_->write_json({{"tool", "tutor grade"},
-                    {"run", {{"command", command_text(invocation)}, {"seed", seed}, {"drawn", drawn},
-                             {"lab_exit", outcome.exit_code}}},
-                    {"grade", to_json(g)}});
-  return g.passed ? kExitOk : kExitCheckFailed;
+                    {"run", {{"command", command_text(run.invocation)}, {"seed", seed}, {"drawn", drawn},
+                             {"lab_exit", run.exit_code}}},
+                    {"grade", to_json(*run.grade)}});
+  return run.grade->passed ? kExitOk : kExitCheckFailed;
+}
+
+/// --folder DIR --run MODULE: DIR holds one folder per learner with the learner's build of the
+/// lab; each is run with the same seed (the same shapes for everyone) and graded.
+int GradeCommand::grade_batch_runs() {
+  const auto [rubric, index] = run_target(run_module_, rubric_, rubrics_, assignment_);
+  const Assignment& a = rubric.assignments[index];
+  std::error_code ec;
+  if (!fs::is_directory(folder_, ec)) throw UsageError(fmt::format("--folder: {} is not a folder", folder_));
+  std::vector<fs::path> learners;
+  for (fs::directory_iterator it(folder_, ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_directory(ec)) learners.push_back(it->path());
+  if (ec) throw UsageError(fmt::format("--folder: cannot list {}: {}", folder_, ec.message()));
+  std::sort(learners.begin(), learners.end());
+  const std::uint64_t seed = run_seed(seed_option_, seed_);
+  std::FILE* human = gradebook_ == "-" ? stderr : out_->human();
+  fmt::print(human, "running {} in each of {} learner folders of {}, seed {}{}\n\n", a.lab, learners.size(), folder_,
+             seed, seed_option_->count() ? " (given)" : " (drawn for this batch; --seed repeats it)");
+  std::fflush(human);
+  std::vector<GradebookRow> rows;
+  std::size_t no_gpu = 0;
+  for (const auto& dir : learners) {
+    GradebookRow row;
+    row.learner = dir.filename().string();
+    row.file = (fs::path(row.learner) / a.lab).string();
+    row.source = fmt::format("run, seed {}", seed);
+    row.module = rubric.module;
+    row.lab = a.lab;
+    row.assignment = a.name;
+    const std::string exe = (dir / a.lab).string();
+    try {
+      if (!fs::is_regular_file(exe, ec)) throw UsageError(fmt::format("{} is not built in {}", a.lab, dir.string()));
+      const GradedRun run = run_and_grade(rubric, a, exe, seed, "");
+      if (run.grade) {
+        row.score = run.grade->score;
+        row.result = run.grade->passed ? "pass" : "fail";
+        row.reason = run.grade->reason;
+      } else {
+        row.result = "error";
+        row.reason = run.error;
+        no_gpu += run.exit_code == kExitNoGpu ? 1 : 0;
+      }
+    } catch (const std::exception& e) {
+      row.result = "error";
+      row.reason = e.what();
+    }
+    rows.push_back(std::move(row));
+  }
+  return finish_gradebook(rows, !rows.empty() && no_gpu == rows.size());
 }
 
 int GradeCommand::grade_batch() {
@@ -169,13 +256,17 @@ int GradeCommand::grade_batch() {
   if (!rubric_.empty()) source.rubric = load_rubric(rubric_);
   source.folder = rubrics_;
   source.assignment = assignment_;
-  const auto rows = grade_folder(folder_, source);
+  return finish_gradebook(grade_folder(folder_, source), false);
+}
+
+int GradeCommand::finish_gradebook(const std::vector<GradebookRow>& rows, bool no_gpu) {
   const GradebookSummary summary = summarize(rows);
   std::FILE* human = gradebook_ == "-" ? stderr : out_->human();
   print_gradebook(human, rows);
   if (summary_) print_summary(human, summary);
   if (!gradebook_.empty()) write_output("--gradebook", gradebook_, gradebook_csv(rows));
   out_->write_json({{"tool", "tutor grade"}, {"folder", folder_}, {"gradebook", to_json(rows, summary)}});
+  if (no_gpu) return kExitNoGpu;
   return summary.passed == summary.records ? kExitOk : kExitCheckFailed;
 }
 

@@ -4,9 +4,11 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "grade/gradebook.hpp"
 #include "tutor/output.hpp"
 
 namespace tutor::grade {
@@ -24,6 +26,8 @@ class GradeCommand {
   int grade_one();
   int grade_run();
   int grade_batch();
+  int grade_batch_runs();
+  int finish_gradebook(const std::vector<GradebookRow>& rows, bool no_gpu);
 
   CLI::App* sub_ = nullptr;
   std::unique_ptr<Outputs> out_;

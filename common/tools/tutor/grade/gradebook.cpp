@@ -101,9 +101,10 @@ GradebookSummary summarize(const std::vector<GradebookRow>& rows) {
 }
 
 std::string gradebook_csv(const std::vector<GradebookRow>& rows) {
-  std::string out = "learner,file,module,lab,assignment,score,result,reason\n";
+  std::string out = "learner,file,source,module,lab,assignment,score,result,reason\n";
   for (const auto& r : rows)
-    out += fmt::format("{},{},{},{},{},{},{},{}\n", csv_cell(r.learner), csv_cell(r.file), csv_cell(r.module),
+    out += fmt::format("{},{},{},{},{},{},{},{},{}\n", csv_cell(r.learner), csv_cell(r.file), csv_cell(r.source),
+                       csv_cell(r.module),
                        csv_cell(r.lab), csv_cell(r.assignment), r.score ? fmt::format("{:.1f}", *r.score) : "",
                        r.result, csv_cell(r.reason));
   return out;
@@ -131,6 +132,7 @@ json to_json(const std::vector<GradebookRow>& rows, const GradebookSummary& s) {
   for (const auto& r : rows)
     list.push_back({{"learner", r.learner},
                     {"file", r.file},
+                    {"source", r.source},
                     {"module", r.module},
                     {"lab", r.lab},
                     {"assignment", r.assignment},

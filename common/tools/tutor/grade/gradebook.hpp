@@ -35,7 +35,9 @@ struct RubricSource {
 Grade grade_file(const std::string& path, const RubricSource& source);
 
 struct GradebookRow {
-  std::string learner, file, module, lab, assignment;
+  std::string learner, file;
+  std::string source = "record";  ///< "record" (a file read), or "run, seed N" (the grader ran the lab)
+  std::string module, lab, assignment;
   std::optional<double> score;  ///< none when the file could not be graded
   std::string result;           ///< "pass", "fail" or "error"
   std::string reason;
@@ -52,7 +54,7 @@ std::vector<GradebookRow> grade_folder(const std::string& folder, const RubricSo
 
 GradebookSummary summarize(const std::vector<GradebookRow>& rows);
 
-/// RFC 4180 CSV: learner,file,module,lab,assignment,score,result,reason. A cell that begins
+/// RFC 4180 CSV: learner,file,source,module,lab,assignment,score,result,reason. A cell that begins
 /// with = + - @ is prefixed with ' so a spreadsheet does not run it as a formula (OWASP CSV
 /// injection): a learner names their own file.
 std::string gradebook_csv(const std::vector<GradebookRow>& rows);

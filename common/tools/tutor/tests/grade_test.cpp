@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "grade/grade_command.hpp"
 #include "grade/gradebook.hpp"
 #include "grade/grader.hpp"
 #include "grade/lab_run.hpp"
@@ -639,9 +640,9 @@ TEST(Gradebook, GoodBadAndBrokenRecordsEachGetTheirRow) {
   std::getline(lines, header);
   std::getline(lines, first);
   std::getline(lines, second);
-  EXPECT_EQ(header, "learner,file,module,lab,assignment,score,result,reason");
-  EXPECT_EQ(first.rfind("'=eve,'=eve.json,,,,,error,", 0), 0u) << first;  // no formula for a spreadsheet
-  EXPECT_EQ(second, "ada,ada.json,A02,a02_transpose,ladder,100.0,pass,");
+  EXPECT_EQ(header, "learner,file,source,module,lab,assignment,score,result,reason");
+  EXPECT_EQ(first.rfind("'=eve,'=eve.json,record,,,,,error,", 0), 0u) << first;  // no formula for a spreadsheet
+  EXPECT_EQ(second, "ada,ada.json,record,A02,a02_transpose,ladder,100.0,pass,");
 }
 
 // ---- --run
@@ -689,6 +690,52 @@ TEST(Run, TheLabGetsItsArgumentsAndItsRecordIsRead) {
   EXPECT_EQ(line, "--variant exercise --seed 7 --json " + out.record_path);
   remove_outcome(out);
   EXPECT_FALSE(fs::exists(out.folder));
+}
+
+/// Runs `tutor grade ARGS...` in-process; returns its exit code.
+int tutor_grade(std::vector<std::string> args) {
+  CLI::App app{"tutor", "tutor"};
+  GradeCommand grade(app);
+  args.insert(args.begin(), "grade");
+  std::reverse(args.begin(), args.end());  // CLI11 parses a vector from its back
+  app.parse(args);
+  return grade.run();
+}
+
+TEST(Run, EachLearnersLabRunWithOneSeedIntoTheGradebook) {
+  TempDir dir;
+  const fs::path root = dir.path / "builds";
+  // A learner's build, reduced to a stand-in lab that copies a record to --json, or exits 3.
+  auto learner = [&](const std::string& name, const std::string& body) {
+    fs::create_directories(root / name);
+    const std::string lab = (root / name / "a02_transpose").string();
+    std::ofstream(lab) << "#!/bin/sh\n"
+                          "while [ $# -gt 1 ]; do [ \"$1\" = --json ] && out=$2; shift; done\n" << body;
+    ASSERT_EQ(chmod(lab.c_str(), 0755), 0);
+  };
+  json bad = a02_exercise_record();
+  bad["variants"].back()["verified"] = false;
+  bad["variants"].back()["checks"][0]["passed"] = false;
+  const std::string good_path = dir.write("good.json", a02_exercise_record().dump());
+  const std::string bad_path = dir.write("bad.json", bad.dump());
+  learner("ada", "cp '" + good_path + "' \"$out\"\n");
+  learner("bob", "cp '" + bad_path + "' \"$out\"\n");
+  learner("cy", "echo 'a02_transpose: no usable GPU' >&2; exit 3\n");
+  fs::create_directories(root / "dee");  // nothing built
+  const std::string csv = (dir.path / "grades.csv").string();
+  EXPECT_EQ(tutor_grade({"--folder", root.string(), "--run", "A02", "--rubric", kA02Rubric, "--seed", "5",
+                         "--gradebook", csv}),
+            1);
+  std::ifstream in(csv);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 5u);
+  EXPECT_EQ(lines[1], "ada,ada/a02_transpose,\"run, seed 5\",A02,a02_transpose,exercise,100.0,pass,");
+  EXPECT_EQ(lines[2].rfind("bob,bob/a02_transpose,\"run, seed 5\",A02,a02_transpose,exercise,0.0,fail,"
+                           "exercise exercise: not verified", 0), 0u) << lines[2];
+  EXPECT_EQ(lines[3].rfind("cy,", 0), 0u);
+  EXPECT_NE(lines[3].find(",error,a02_transpose found no usable GPU (its exit 3)"), std::string::npos) << lines[3];
+  EXPECT_NE(lines[4].find(",error,a02_transpose is not built in"), std::string::npos) << lines[4];
 }
 
 TEST(Run, ALabThatCannotStartIsBadInput) {
