@@ -217,6 +217,12 @@ std::vector<Row> build_rows(const ModelConfig& m, const CalcOptions& o, double w
   const double wb = weight_bytes(m, wbytes);
   rows.push_back({"weight_bytes", fmt::format("weights ({})", o.dtype), wb, "bytes", bytes_text(wb),
                   fmt::format("{} parameters x {:g} B", thousands(p.total), wbytes), kSrcWeights});
+  if (m.vision_params > 0)
+    rows.push_back({"weight_bytes_with_vision", fmt::format("weights with the vision tower ({})", o.dtype),
+                    p.total_with_vision * wbytes, "bytes", bytes_text(p.total_with_vision * wbytes),
+                    fmt::format("{} parameters x {:g} B (what an engine loads for the multimodal checkpoint)",
+                                thousands(p.total_with_vision), wbytes),
+                    kSrcWeights});
   for (const char* other : {"fp32", "bf16", "fp8", "fp4"}) {
     const double b = *dtype_bytes(other);
     if (b == wbytes) continue;
@@ -457,17 +463,21 @@ int run_table(std::int64_t context, const std::string& dtype, std::string kv_dty
   if (stems.empty()) throw UsageError("table: no configs found in " + models_dir());
   fmt::print("kind: model (computed from each config's shapes; weights {}, KV cache {}, context {} tokens)\n\n", dtype,
              kv_dtype, thousands(double(context)));
-  fmt::print("| model | model_type | parameters | active per token | with vision tower | KV per token past every window (B) "
-             "| KV of one {}-token sequence (B) | layers |\n",
-             thousands(double(context)));
-  fmt::print("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
+  fmt::print("| model | model_type | parameters | active per token | with vision tower | weights ({}) | KV per token past "
+             "every window (B) | KV of one {}-token sequence (B) | layers |\n",
+             dtype, thousands(double(context)));
+  fmt::print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
   for (const auto& stem : stems) {
     const ModelConfig m = load_shipped_model(stem);
     const ParamCount p = count_params(m);
-    fmt::print("| {} | {} | {} | {} | {} | {} | {} | {} |\n", stem, m.model_type, thousands(p.total),
+    // A context past the model's positions is still computed (a model, not a validator), and flagged.
+    const bool past = m.max_position_embeddings > 0 && context > m.max_position_embeddings;
+    fmt::print("| {} | {} | {} | {} | {} | {} | {} | {}{} | {} |\n", stem, m.model_type, thousands(p.total),
                m.is_moe() ? thousands(p.active) : std::string("= total"),
                m.vision_params > 0 ? thousands(p.total_with_vision) : std::string(""),
-               thousands(kv_bytes_per_token_full(m, *kvbytes)), thousands(kv_bytes_for_context(m, *kvbytes, context)),
+               bytes_text(p.total_with_vision * *wbytes), thousands(kv_bytes_per_token_full(m, *kvbytes)),
+               thousands(kv_bytes_for_context(m, *kvbytes, context)),
+               past ? fmt::format(" (past its {} positions)", thousands(double(m.max_position_embeddings))) : "",
                layer_summary(m));
   }
   return kExitOk;

@@ -43,6 +43,8 @@ void rule_gemma2(const ConfigReader& r, ModelConfig& m) {
 // sec. 2.2: 5 local layers per global layer), or layer_types when present.
 void rule_gemma3_text(const ConfigReader& r, ModelConfig& m) {
   read_gemma_trunk(r, m, /*default_vocab=*/262208);
+  // Gemma3TextConfig max_position_embeddings=131_072: the Hub's nested 27B file leaves it out.
+  if (m.max_position_embeddings == 0) m.max_position_embeddings = 131072;
   m.norms_per_layer = 4;
   m.qk_norm = QkNorm::per_head;
   const std::int64_t window = r.positive("sliding_window").value_or(4096);

@@ -131,6 +131,13 @@ ModelConfig parse_hf_config(const json& config_in, std::string name) {
   fam->rule(r, m);
   m.follows = std::string(fam->follows);
   validate(m);
+  // A window at least as long as every context the model takes keeps every token: the layer
+  // is full attention (Phi-3-mini-128k's sliding_window 262144 > its 131072 positions).
+  if (m.max_position_embeddings > 0)
+    for (LayerSpec& l : m.layers)
+      if ((l.attention == AttentionKind::sliding_window || l.attention == AttentionKind::chunked) &&
+          l.window >= m.max_position_embeddings)
+        l = {AttentionKind::full, 0, l.moe};
   // The tower is chosen by the top-level model_type, which the text_config merge overwrites.
   if (const auto tower = read_vision_tower(config_in, m.hidden_size)) {
     m.vision_params = tower->params();
