@@ -10,7 +10,8 @@
 # tests on, two ctest cases labelled `exercise`:
 #   <module>.exercise.<name>.solution  the solution passes every case (exit 0);
 #   <module>.exercise.<name>.stub      the stub fails (exit 1) for the intended reason: its table
-#                                      shows STUB_MESSAGE ("not implemented yet: ...").
+#                                      shows STUB_MESSAGE ("not implemented yet: ...");
+#   <module>.exercise.<name>.bad_seed  a bad option is bad input: exit 2, one line naming it.
 # So an exercise never rots (the solution keeps passing the library) and is never already solved.
 include_guard(GLOBAL)
 
@@ -36,7 +37,9 @@ function(tutor_add_host_exercise)
   if(TUTOR_BUILD_TESTS)
     tutor_cli_test(${module}.exercise.${EX_NAME}.solution 0 ${exe}_solution ARGS --failures)
     tutor_cli_test(${module}.exercise.${EX_NAME}.stub 1 ${exe} ARGS --failures STDOUT "${EX_STUB_MESSAGE}")
+    tutor_cli_test(${module}.exercise.${EX_NAME}.bad_seed 2 ${exe} ARGS --seed -1 STDERR "--seed: must be an integer"
+                   ONE_LINE)
     set_tests_properties(${module}.exercise.${EX_NAME}.solution ${module}.exercise.${EX_NAME}.stub
-                         PROPERTIES LABELS exercise)
+                         ${module}.exercise.${EX_NAME}.bad_seed PROPERTIES LABELS exercise)
   endif()
 endfunction()
