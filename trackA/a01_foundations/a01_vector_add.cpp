@@ -182,7 +182,8 @@ constexpr const char* kExerciseCode = "exercises/ (the stubs the learner edits)"
 
 Step<AddCase> add_step(StepInfo info, AddLauncher launcher) {
 #ifdef TUTOR_EXERCISE_SOLUTIONS
-  if (info.role == StepRole::exercise) info.params = "worked solution from exercises/solutions/";
+  if (info.role == StepRole::exercise)  // "your kernel from exercises/: ..." -> "the worked solution ...: ..."
+    info.change = "the worked solution from exercises/solutions/" + info.change.substr(info.change.find(':'));
 #endif
   return {std::move(info), [launcher](AddCase& c) { c.run(launcher); }};
 }

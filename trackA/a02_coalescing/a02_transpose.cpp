@@ -103,7 +103,8 @@ std::vector<TransposeStep> ladder() {
 /// An exercise row built from the worked solution says so (--list, the table, the record).
 TransposeStep as_exercise(TransposeStep s) {
 #ifdef TUTOR_EXERCISE_SOLUTIONS
-  s.info.params = "worked solution from exercises/solutions/";
+  // "your kernel from exercises/: ..." -> "the worked solution from exercises/solutions/: ..."
+  s.info.change = "the worked solution from exercises/solutions/" + s.info.change.substr(s.info.change.find(':'));
 #endif
   return s;
 }

@@ -50,7 +50,8 @@ constexpr const char* kExerciseCode = "exercises/ (the stubs the learner edits)"
 /// An exercise row built from the worked solution says so (--list, the table, the record).
 GemmStep as_exercise(GemmStep s) {
 #ifdef TUTOR_EXERCISE_SOLUTIONS
-  s.info.params = "worked solution from exercises/solutions/";
+  // "your kernel from exercises/: ..." -> "the worked solution from exercises/solutions/: ..."
+  s.info.change = "the worked solution from exercises/solutions/" + s.info.change.substr(s.info.change.find(':'));
 #endif
   return s;
 }
