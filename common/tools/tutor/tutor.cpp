@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     tutor::grade::GradeCommand grade(app);
     if (const int parsed = tutor::parse_command_line(app, argc, argv); parsed >= 0) return parsed;
-    if (grade.selected()) return grade.run();
+    if (grade.selected()) return grade.run(tutor::command_line(argc, argv));
     throw tutor::UsageError("tutor: give a subcommand (grade)");
   });
 }

@@ -15,7 +15,9 @@
 #include "tutor/cli.hpp"
 #include "tutor/input_file.hpp"
 #include "tutor/number_option.hpp"
+#include "tutor/report.hpp"
 #include "tutor/verify.hpp"
+#include "tutor/version.hpp"
 
 namespace tutor::grade {
 namespace {
@@ -134,7 +136,15 @@ GradeCommand::GradeCommand(CLI::App& app) {
   out_ = std::make_unique<Outputs>(*sub_);
 }
 
-int GradeCommand::run() {
+json GradeCommand::verdict_head() const {
+  // Not a measurement, model or simulation: a verdict on one ("kind": "grade", docs/GRADING.md).
+  return {{"schema_version", kRecordSchemaVersion}, {"lab", "tutor"},       {"module", "common"},
+          {"version", kVersion},                   {"timestamp", utc_timestamp()}, {"command", command_},
+          {"kind", "grade"},                       {"subcommand", "grade"}};
+}
+
+int GradeCommand::run(const std::string& command) {
+  command_ = command;
   const bool batch = !folder_.empty();
   const int modes = int(!record_.empty()) + int(batch) + int(!run_module_.empty() && !batch);
   if (modes != 1)
@@ -166,7 +176,10 @@ int GradeCommand::grade_one() {
   source.assignment = assignment_;
   const Grade g = grade_file(record_, source);
   print_grade(out_->human(), record_, g);
-  out_->write_json({{"tool", "tutor grade"}, {"record", record_}, {"grade", to_json(g)}});
+  json verdict = verdict_head();
+  verdict["record"] = record_;
+  verdict["grade"] = to_json(g);
+  out_->write_json(verdict);
   return g.passed ? kExitOk : kExitCheckFailed;
 }
 
@@ -195,10 +208,11 @@ int GradeCommand::grade_run() {
   print_grade(human, fmt::format("{} (run by the grader, exit {})", a.lab, run.exit_code), *run.grade);
   json drawn = json::object();
   for (const auto& [option, value] : run.invocation.drawn) drawn[option] = value;
-  out_->write_json({{"tool", "tutor grade"},
-                    {"run", {{"command", command_text(run.invocation)}, {"seed", seed}, {"drawn", drawn},
-                             {"lab_exit", run.exit_code}}},
-                    {"grade", to_json(*run.grade)}});
+  json verdict = verdict_head();
+  verdict["run"] = {{"command", command_text(run.invocation)}, {"seed", seed}, {"drawn", drawn},
+                    {"lab_exit", run.exit_code}};
+  verdict["grade"] = to_json(*run.grade);
+  out_->write_json(verdict);
   return run.grade->passed ? kExitOk : kExitCheckFailed;
 }
 
@@ -265,7 +279,10 @@ int GradeCommand::finish_gradebook(const std::vector<GradebookRow>& rows, bool n
   print_gradebook(human, rows);
   if (summary_) print_summary(human, summary);
   if (!gradebook_.empty()) write_output("--gradebook", gradebook_, gradebook_csv(rows));
-  out_->write_json({{"tool", "tutor grade"}, {"folder", folder_}, {"gradebook", to_json(rows, summary)}});
+  json verdict = verdict_head();
+  verdict["folder"] = folder_;
+  verdict["gradebook"] = to_json(rows, summary);
+  out_->write_json(verdict);
   if (no_gpu) return kExitNoGpu;
   return summary.passed == summary.records ? kExitOk : kExitCheckFailed;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include "grade/gradebook.hpp"
 #include "tutor/output.hpp"
@@ -20,9 +21,10 @@ class GradeCommand {
   bool selected() const { return sub_->parsed(); }
   /// After parsing: grades and returns the exit code (0 pass, 1 fail, 2 bad input, 3 no GPU
   /// for a --run whose lab found none).
-  int run();
+  int run(const std::string& command);
 
  private:
+  nlohmann::json verdict_head() const;
   int grade_one();
   int grade_run();
   int grade_batch();
@@ -37,6 +39,7 @@ class GradeCommand {
   CLI::Option* seed_option_ = nullptr;
   std::string folder_, gradebook_;
   bool summary_ = false;
+  std::string command_;
 };
 
 }  // namespace tutor::grade

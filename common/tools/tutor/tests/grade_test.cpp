@@ -135,6 +135,66 @@ TEST(Rubrics, MistakesAreRefusedWithTheKey) {
   refused(r, "assignments/0/ceiling");
 }
 
+/// The help text of a built executable ("" when it is not built in this configure).
+std::string help_of(const std::string& exe) {
+  if (!fs::exists(exe)) return "";
+  std::string text;
+  if (FILE* p = popen(("'" + exe + "' --help 2>&1").c_str(), "r")) {
+    char buf[4096];
+    for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) text.append(buf, n);
+    pclose(p);
+  }
+  return text;
+}
+
+/// The line of `help` that declares `option` ("  --rows N  rows of ... [1..65536; default 16384]"), or "".
+std::string option_line(const std::string& help, const std::string& option) {
+  std::istringstream lines(help);
+  for (std::string line; std::getline(lines, line);) {
+    const auto at = line.find(option);
+    if (at == std::string::npos || at + option.size() > line.size()) continue;
+    const char before = at == 0 ? ' ' : line[at - 1];
+    const char after = at + option.size() == line.size() ? ' ' : line[at + option.size()];
+    if ((before == ' ' || before == ',') && (after == ' ' || after == ',' || after == '=')) return line;
+  }
+  return "";
+}
+
+TEST(Rubrics, RunSectionsNameOnlyOptionsTheLabHasWithinItsRanges) {
+  std::size_t checked = 0;
+  for (const auto& e : fs::directory_iterator(kRubrics)) {
+    if (e.path().extension() != ".json") continue;
+    const Rubric rubric = load_rubric(e.path().string());
+    for (const auto& a : rubric.assignments) {
+      if (!a.run) continue;
+      const std::string help = help_of(std::string(TUTOR_BINARY_DIR) + "/" + a.lab);
+      if (help.empty()) continue;  // the lab is not built in this configure
+      ++checked;
+      const std::string where = e.path().filename().string() + " " + a.name + ": ";
+      for (const auto& arg : a.run->args) {
+        if (arg.rfind("--", 0) == 0) {
+          EXPECT_NE(option_line(help, arg), "") << where << a.lab << " has no " << arg;
+        }
+      }
+      if (!a.run->seed_option.empty()) {
+        EXPECT_NE(option_line(help, a.run->seed_option), "") << where << a.lab << " has no " << a.run->seed_option;
+      }
+      for (const auto& d : a.run->draw) {
+        const std::string line = option_line(help, d.option);
+        EXPECT_NE(line, "") << where << a.lab << " has no " << d.option;
+        // CLI11 prints an integer range as [lo..hi]; the draws must stay inside it.
+        const auto open = line.find('[');
+        const auto dots = line.find("..", open == std::string::npos ? 0 : open);
+        if (open == std::string::npos || dots == std::string::npos) continue;
+        const long long lo = std::stoll(line.substr(open + 1)), hi = std::stoll(line.substr(dots + 2));
+        EXPECT_GE(d.min, lo) << where << d.option << " draws below " << lo;
+        EXPECT_LE(d.max, hi) << where << d.option << " draws above " << hi;
+      }
+    }
+  }
+  if (checked == 0) GTEST_SKIP() << "no lab of a rubric's run section is built in this configure";
+}
+
 TEST(Rubrics, CreditIsLinearBetweenZeroAndFull) {
   Threshold t;
   t.zero_at = 0.5;
@@ -699,7 +759,7 @@ int tutor_grade(std::vector<std::string> args) {
   args.insert(args.begin(), "grade");
   std::reverse(args.begin(), args.end());  // CLI11 parses a vector from its back
   app.parse(args);
-  return grade.run();
+  return grade.run("tutor grade");
 }
 
 TEST(Run, EachLearnersLabRunWithOneSeedIntoTheGradebook) {
