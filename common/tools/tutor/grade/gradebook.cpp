@@ -48,11 +48,11 @@ Grade grade_file(const std::string& path, const RubricSource& source) {
       record.contains("lab") && record.at("lab").is_string() ? record.at("lab").get<std::string>() : "";
   const std::string dir = fs::path(path).parent_path().empty() ? "." : fs::path(path).parent_path().string();
   if (source.rubric) {
-    return grade_record(record, *source.rubric, choose_assignment(*source.rubric, lab, source.assignment), dir);
+    return grade_record(record, *source.rubric, choose_assignment(*source.rubric, lab, source.assignment, variant_names(record)), dir);
   }
   if (module.empty()) throw InputError(path, "module", "missing: no rubric can be chosen (give one with --rubric)");
   const Rubric rubric = find_rubric(source.folder, module, "--rubrics");
-  return grade_record(record, rubric, choose_assignment(rubric, lab, source.assignment), dir);
+  return grade_record(record, rubric, choose_assignment(rubric, lab, source.assignment, variant_names(record)), dir);
 }
 
 std::vector<GradebookRow> grade_folder(const std::string& folder, const RubricSource& source) {

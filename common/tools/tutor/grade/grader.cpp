@@ -664,6 +664,22 @@ class Grading {
 
 }  // namespace
 
+std::set<std::string> variant_names(const json& record) {
+  std::set<std::string> names;
+  const json* variants = nullptr;
+  if (record.is_object() && record.contains("variants") && record.at("variants").is_array()) {
+    variants = &record.at("variants");
+  } else if (record.is_object() && record.contains("sweep") && record.at("sweep").is_array() &&
+             !record.at("sweep").empty() && record.at("sweep").back().is_object() &&
+             record.at("sweep").back().contains("variants") && record.at("sweep").back().at("variants").is_array()) {
+    variants = &record.at("sweep").back().at("variants");
+  }
+  if (variants)
+    for (const auto& v : *variants)
+      if (!text_at(v, "name").empty()) names.insert(text_at(v, "name"));
+  return names;
+}
+
 double credit(double ratio, const Threshold& t) {
   if (!(ratio > t.zero_at)) return 0;  // NaN earns nothing
   if (ratio >= t.full_at) return 1;

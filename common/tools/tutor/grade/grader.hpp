@@ -5,6 +5,7 @@
 // and times (a record that disagrees with itself is tampered), and the thresholds' credit.
 // docs/GRADING.md explains the scoring and what a grader cannot detect.
 #include <cstdio>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,10 @@ double credit(double ratio, const Threshold& t);
 /// files of those names beside it by SHA-256, where they are there.
 Grade grade_record(const nlohmann::json& record, const Rubric& rubric, const Assignment& assignment,
                    const std::string& record_dir = "");
+
+/// The names of a record's variants (a sweep's: those of its last point), for choosing an
+/// assignment; empty for a record without them.
+std::set<std::string> variant_names(const nlohmann::json& record);
 
 /// The verdict as the table people read.
 void print_grade(std::FILE* out, const std::string& record_name, const Grade& grade);

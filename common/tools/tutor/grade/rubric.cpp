@@ -227,7 +227,8 @@ Rubric find_rubric(const std::string& dir, const std::string& module, const std:
   return *found;
 }
 
-const Assignment& choose_assignment(const Rubric& rubric, const std::string& lab, const std::string& name) {
+const Assignment& choose_assignment(const Rubric& rubric, const std::string& lab, const std::string& name,
+                                    const std::set<std::string>& variants) {
   if (!name.empty()) {
     std::string names;
     for (const auto& a : rubric.assignments) {
@@ -235,6 +236,12 @@ const Assignment& choose_assignment(const Rubric& rubric, const std::string& lab
       names += (names.empty() ? "" : ", ") + a.name;
     }
     throw UsageError(fmt::format("--assignment: {} has no assignment '{}'; it has: {}", rubric.path, printable(name), names));
+  }
+  for (const auto& a : rubric.assignments) {
+    if (a.lab != lab || a.exercises.empty()) continue;
+    const bool all = std::all_of(a.exercises.begin(), a.exercises.end(),
+                                 [&](const ExerciseStep& e) { return variants.count(e.step) > 0; });
+    if (all) return a;
   }
   for (const auto& a : rubric.assignments)
     if (a.lab == lab) return a;

@@ -4,6 +4,7 @@
 // line naming the file and the key (exit 2) before any record is read.
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -81,8 +82,11 @@ Rubric load_rubric(const std::string& path);
 /// when the folder cannot be read or no rubric names the module.
 Rubric find_rubric(const std::string& dir, const std::string& module, const std::string& option);
 
-/// `name` when given (UsageError naming --assignment and the names when absent), else the first
-/// assignment whose lab is `lab`, else the first assignment (whose lab check will then fail).
-const Assignment& choose_assignment(const Rubric& rubric, const std::string& lab, const std::string& name);
+/// `name` when given (UsageError naming --assignment and the names when absent); else the first
+/// assignment of `lab` whose exercise rows are all among `variants` (the record's variant names:
+/// a record of `--variant exercise_ilp4 ...` is graded as that exercise); else the first
+/// assignment of `lab`; else the first assignment (whose lab check will then fail).
+const Assignment& choose_assignment(const Rubric& rubric, const std::string& lab, const std::string& name,
+                                    const std::set<std::string>& variants = {});
 
 }  // namespace tutor::grade

@@ -241,7 +241,8 @@ TEST(CommittedRecords, EveryRecordARubricCoversPassesIt) {
     const std::string name = e.path().filename().string();
     std::string assignment;
     if (auto it = kCommittedAssignments.find(rel); it != kCommittedAssignments.end()) assignment = it->second;
-    const Grade g = grade_record(record, *rubric, choose_assignment(*rubric, record.value("lab", ""), assignment),
+    const Grade g = grade_record(record, *rubric,
+                                 choose_assignment(*rubric, record.value("lab", ""), assignment, variant_names(record)),
                                  e.path().parent_path().string());  // with its CSV and plot
     if (!record.contains("schema_version")) {
       // Written before the record schema: refused for that reason, whatever else it holds.
@@ -360,6 +361,23 @@ TEST(KnownBad, NaNErrorAsALiteralIsNotJson) {
   text.replace(at, 13, "\"rel_err\":NaN");
   const std::string path = dir.write("nan.json", text);
   EXPECT_THROW(read_record(path), InputError);
+}
+
+TEST(Rubrics, AssignmentFollowsTheExerciseRowsTheRecordHolds) {
+  const Rubric r = parse_rubric(json::parse(R"({"rubric_version": 1, "module": "A02", "title": "t", "assignments": [
+    {"name": "ladder", "about": "a", "record": "lab", "lab": "a02_transpose", "required_steps": [], "exercises": [],
+     "ceiling": "copy", "thresholds": [], "correctness_points": 100, "pass_score": 100},
+    {"name": "tile", "about": "a", "record": "lab", "lab": "a02_transpose", "required_steps": [],
+     "exercises": [{"step": "exercise", "solution": "padded32"}], "ceiling": "copy", "thresholds": [],
+     "correctness_points": 100, "pass_score": 100},
+    {"name": "ilp4", "about": "a", "record": "lab", "lab": "a02_transpose", "required_steps": [],
+     "exercises": [{"step": "exercise_ilp4", "solution": "padded32_ilp4"}], "ceiling": "copy", "thresholds": [],
+     "correctness_points": 100, "pass_score": 100}]})"), "r.json");
+  EXPECT_EQ(choose_assignment(r, "a02_transpose", "", {"exercise_ilp4", "padded32_ilp4"}).name, "ilp4");
+  EXPECT_EQ(choose_assignment(r, "a02_transpose", "", {"exercise", "padded32"}).name, "tile");
+  EXPECT_EQ(choose_assignment(r, "a02_transpose", "", {"padded32"}).name, "ladder");  // no exercise row: the first
+  EXPECT_EQ(choose_assignment(r, "a02_transpose", "ilp4", {"exercise"}).name, "ilp4");  // named: as named
+  EXPECT_EQ(variant_names(a02_exercise_record()).count("exercise"), 1u);
 }
 
 TEST(KnownBad, MissingExercise) {
