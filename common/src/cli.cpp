@@ -19,8 +19,11 @@ namespace tutor {
 
 namespace {
 std::string one_line(std::string text) {
-  for (auto& ch : text)
+  for (auto& ch : text) {
     if (ch == '\n' || ch == '\r') ch = ' ';
+    // Other control bytes (an escape sequence quoted from a hostile file) must not reach the terminal.
+    else if ((static_cast<unsigned char>(ch) < 0x20 && ch != '\t') || ch == 0x7f) ch = '?';
+  }
   return text;
 }
 }  // namespace

@@ -88,6 +88,9 @@ int main(int argc, char** argv) try {
   product = with_value(product, "num_attention_heads", "1");
   write(out / "huge_product.json", with_value(product, "num_key_value_heads", "1"));
 
+  // A model_type with a terminal escape sequence: quoted back, it must not reach the terminal.
+  write(out / "escape_model_type.json", with_value(llama, "model_type", "\"\\u001b[2Jllama\\u0007\""));
+
   // GPU files.
   const std::string gpu = "{\"name\": \"X\", \"memory_GB\": 80, \"hbm_bandwidth_GBps\": 3350, \"bf16_TFLOPs\": 989}\n";
   write(out / "gpu_deep.json", with_member(gpu, "x", nested_arrays(100'000)));
