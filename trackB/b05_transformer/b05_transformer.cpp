@@ -341,22 +341,41 @@ void append_tensor_parallel_rows(std::vector<Row>& rows, const ModelConfig& m, i
   }
   const char* src = "Megatron-LM (Shoeybi et al. 2019, sec. 3) as vLLM shards it (linear.py, vocab_parallel_embedding.py)";
   rows.push_back({"tp_params_per_gpu", "parameters per GPU", s.params_per_gpu, "parameters", params_text(s.params_per_gpu),
-                  fmt::format("sharded {} / {} + replicated {} (norms, routers, row-parallel biases, MLA down-projections)"
-                              " + KV-head copies {}", thousands(s.sharded_params), tp, thousands(s.replicated_params),
-                              thousands(s.kv_head_copy_params)),
+                  fmt::format("sharded {} / {}{} + replicated {} (norms, routers, row-parallel biases, MLA "
+                              "down-projections) + KV-head copies {}", thousands(s.sharded_params), tp,
+                              s.vision_params > 0 ? fmt::format(" (the {} vision tower's {} included: vLLM splits its "
+                                                                "weights too, mm_encoder_tp_mode 'weights')",
+                                                                m.vision_model, thousands(s.vision_params))
+                                                  : std::string(),
+                              thousands(s.replicated_params), thousands(s.kv_head_copy_params)),
                   src});
   rows.push_back({"tp_weight_bytes_per_gpu", "weights per GPU", s.weight_bytes_per_gpu, "bytes",
                   bytes_text(s.weight_bytes_per_gpu), fmt::format("{} parameters x {:g} B", thousands(s.params_per_gpu), wbytes),
                   src});
-  rows.push_back({"tp_kv_heads_per_gpu", s.mla ? "KV per GPU: the MLA latent, whole" : "KV heads per GPU",
-                  double(s.kv_heads_per_gpu), "heads", s.mla ? "latent" : std::to_string(s.kv_heads_per_gpu),
-                  s.mla ? "MLA caches one latent per token with no heads to split: every rank holds all of it"
-                        : fmt::format("max(1, {} / {}){}", m.num_kv_heads, tp,
-                                      s.kv_heads_replicated ? ": fewer KV heads than GPUs, each head stored on several" : ""),
-                  "vLLM vllm/config.py ModelConfig.get_num_kv_heads"});
+  if (s.mla)
+    rows.push_back({"tp_kv_latent_bytes_per_token_per_layer", "KV per GPU: MLA latent per token per layer",
+                    s.kv_latent_bytes_per_token_per_layer, "bytes", bytes_text(s.kv_latent_bytes_per_token_per_layer),
+                    fmt::format("(kv_lora_rank {} + qk_rope_head_dim {}) x {:g} B on every GPU: the latent has no "
+                                "heads to split", m.kv_lora_rank, m.qk_rope_head_dim, kvbytes),
+                    std::string(kSrcMla) + "; vLLM vllm/config.py ModelConfig.get_num_kv_heads (1 under MLA)"});
+  else
+    rows.push_back({"tp_kv_heads_per_gpu", "KV heads per GPU", double(s.kv_heads_per_gpu), "heads",
+                    std::to_string(s.kv_heads_per_gpu),
+                    fmt::format("max(1, {} / {}){}", m.num_kv_heads, tp,
+                                s.kv_heads_replicated ? ": fewer KV heads than GPUs, each head stored on several" : ""),
+                    "vLLM vllm/config.py ModelConfig.get_num_kv_heads"});
+  const bool windowed = s.kv_growth_bytes_per_token_per_gpu != s.kv_bytes_per_token_per_gpu;
   rows.push_back({"tp_kv_bytes_per_token_per_gpu", "KV per token per GPU (every layer)", s.kv_bytes_per_token_per_gpu,
-                  "bytes", bytes_text(s.kv_bytes_per_token_per_gpu), "the model's KV per token x this GPU's share of the heads",
-                  "vLLM CacheEngine.get_cache_block_size"});
+                  "bytes",
+                  windowed ? fmt::format("{}; {} once past every window", bytes_text(s.kv_bytes_per_token_per_gpu),
+                                         bytes_text(s.kv_growth_bytes_per_token_per_gpu))
+                           : bytes_text(s.kv_bytes_per_token_per_gpu),
+                  windowed ? fmt::format("the model's KV per token x this GPU's share of the heads, windows ignored (what "
+                                         "a page slot holds); past every window a token adds only the full-attention "
+                                         "layers' {} B", thousands(s.kv_growth_bytes_per_token_per_gpu))
+                           : std::string("the model's KV per token x this GPU's share of the heads"),
+                  windowed ? std::string("vLLM CacheEngine.get_cache_block_size; ") + kSrcWindow
+                           : std::string("vLLM CacheEngine.get_cache_block_size")});
   rows.push_back({"tp_prefill_bytes_per_gpu", fmt::format("prefill {} tokens: bytes moved per GPU", thousands(double(context))),
                   s.prefill_bytes_per_gpu, "bytes", bytes_text(s.prefill_bytes_per_gpu),
                   fmt::format("weights read once {} + KV written {}", bytes_text(s.weight_read_bytes_per_gpu),

@@ -33,7 +33,8 @@ TensorParallelShare tensor_parallel_share(const ModelConfig& m, int tp, double b
   TensorParallelShare s;
   s.tp = tp;
   s.mla = m.is_mla();
-  s.params_total = p.total;
+  s.params_total = p.total_with_vision;
+  s.vision_params = p.vision;
 
   // Replicated: every norm; per layer the row-parallel biases, the sinks, the router, MLA's
   // down-projections.
@@ -51,7 +52,8 @@ TensorParallelShare tensor_parallel_share(const ModelConfig& m, int tp, double b
       replicated += H * double((m.q_lora_rank > 0 ? m.q_lora_rank : 0) + m.kv_lora_rank + m.qk_rope_head_dim);
   }
   s.replicated_params = std::min(replicated, p.total);
-  s.sharded_params = p.total - s.replicated_params;
+  // The vision tower is split with the text model (vLLM's default mm_encoder_tp_mode "weights").
+  s.sharded_params = p.total - s.replicated_params + p.vision;
 
   // K/V heads: max(1, kv_heads / tp) per rank; with fewer heads than ranks each rank holds one
   // whole head's k and v weights (and biases), not 1/tp of them.
@@ -72,12 +74,14 @@ TensorParallelShare tensor_parallel_share(const ModelConfig& m, int tp, double b
 
   const double share = s.mla ? 1.0 : double(s.kv_heads_per_gpu) / double(m.num_kv_heads);
   s.kv_bytes_per_token_per_gpu = kv_bytes_per_token_uncapped(m, kv_bytes_per_element) * share;
+  s.kv_growth_bytes_per_token_per_gpu = kv_bytes_per_token_full(m, kv_bytes_per_element) * share;
   s.kv_bytes_for_context_per_gpu = kv_bytes_for_context(m, kv_bytes_per_element, context) * share;
+  if (s.mla) s.kv_latent_bytes_per_token_per_layer = double(m.kv_lora_rank + m.qk_rope_head_dim) * kv_bytes_per_element;
 
   // A step streams this rank's weights once; the untied input embedding is a lookup of the
-  // step's rows, not a read of the table.
+  // step's rows, not a read of the table, and the vision tower runs once per image, not per token.
   const double input_embedding = m.tie_word_embeddings ? 0 : double(m.vocab_size) * H / tp;
-  s.weight_read_bytes_per_gpu = (s.params_per_gpu - input_embedding) * bytes_per_param;
+  s.weight_read_bytes_per_gpu = (s.params_per_gpu - input_embedding - s.vision_params / tp) * bytes_per_param;
   s.prefill_bytes_per_gpu = s.weight_read_bytes_per_gpu + s.kv_bytes_for_context_per_gpu;
   s.decode_bytes_per_gpu = s.weight_read_bytes_per_gpu + s.kv_bytes_for_context_per_gpu;
   // Counts are printed as exact integers: refuse what an int64 cannot hold (a config far beyond
@@ -88,6 +92,10 @@ TensorParallelShare tensor_parallel_share(const ModelConfig& m, int tp, double b
             "--tp: the config's per-GPU sizes exceed what this tool reports (" + std::to_string(v) +
                 "); check hidden_size, num_hidden_layers, intermediate_size and vocab_size");
   return s;
+}
+
+double weight_bytes_per_gpu(const ModelConfig& cfg, int tp, double bytes_per_param) {
+  return tensor_parallel_share(cfg, tp, bytes_per_param, 1, 1).weight_bytes_per_gpu;
 }
 
 }  // namespace tutor::b05

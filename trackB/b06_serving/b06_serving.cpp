@@ -10,6 +10,7 @@
 //                      Carlo that checks them (kind: simulation; spec_decode.hpp).
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -67,6 +68,17 @@ struct ModelOptions {
 };
 
 b05::ModelConfig load_model(const ModelOptions& o) { return b05::load_model_option(o.model, o.config); }
+
+/// The config's num_nextn_predict_layers (DeepSeek-V3's multi-token-prediction module), which
+/// B05's shape leaves out: read from the same file load_model read, 0 when absent.
+std::int64_t mtp_layers(const ModelOptions& o) {
+  const std::string path = o.config.empty() ? b05::models_dir() + "/" + o.model + ".json" : o.config;
+  std::ifstream in(path);
+  const json config = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!config.is_object()) return 0;
+  const auto it = config.find("num_nextn_predict_layers");
+  return it != config.end() && it->is_number_integer() ? std::max<std::int64_t>(0, it->get<std::int64_t>()) : 0;
+}
 
 // ---- kv ---------------------------------------------------------------------------------
 
@@ -181,6 +193,7 @@ KvSetup plan_from_options(KvOptions o) {
   s.request.weight_bytes_per_param = dtype_or_throw("--weight-dtype", o.weight_dtype);
   s.request.kv_bytes_per_element = dtype_or_throw("--kv-dtype", o.kv_dtype);
   s.model = load_model(o.model);
+  s.request.mtp_layers = mtp_layers(o.model);
   s.gpu = choose_gpu(o.gpu, o.gpu_memory_given ? o.gpu_memory_gib : 0);
   s.request.memory = s.gpu.memory;
   s.request.gpus = o.gpus;
@@ -224,8 +237,14 @@ void print_kv(std::FILE* out, const KvSetup& s, const KvOptions& o) {
   const KvPlan& p = s.plan;
   const auto& m = s.model;
   fmt::print(out, "kind: model (an engine's KV-pool arithmetic on table numbers; no GPU used)\n");
-  fmt::print(out, "model: {} ({}): {} layers, {} KV heads x head_dim {}, max_position_embeddings {}\n", m.name,
-             m.model_type, m.num_layers, m.is_mla() ? 0 : m.num_kv_heads, m.head_dim, m.max_position_embeddings);
+  if (m.is_mla())
+    fmt::print(out, "model: {} ({}): {} layers, MLA: one latent of {} elements per token per layer (kv_lora_rank {} + "
+                    "qk_rope_head_dim {}), max_position_embeddings {}\n",
+               m.name, m.model_type, m.num_layers, m.kv_lora_rank + m.qk_rope_head_dim, m.kv_lora_rank,
+               m.qk_rope_head_dim, m.max_position_embeddings);
+  else
+    fmt::print(out, "model: {} ({}): {} layers, {} KV heads x head_dim {}, max_position_embeddings {}\n", m.name,
+               m.model_type, m.num_layers, m.num_kv_heads, m.head_dim, m.max_position_embeddings);
   fmt::print(out, "gpu: {} x {}, TP={} ({} replica{}); total {} per GPU ({})\n", s.gpu.name, s.request.gpus,
              s.request.tp, p.replicas, p.replicas == 1 ? "" : "s", gib(s.gpu.memory.total_bytes),
              s.gpu.memory.source);
@@ -235,8 +254,17 @@ void print_kv(std::FILE* out, const KvSetup& s, const KvOptions& o) {
   fmt::print(out, "\nper GPU\n");
   fmt::print(out, "  budget       {:>12}  = {} x {:.2f} (memory utilization)\n", gib(p.pool.budget_bytes),
              gib(s.gpu.memory.total_bytes), p.pool_inputs.memory_utilization);
-  fmt::print(out, "  - weights    {:>12}  = {:.4g}B params x {:g} B ({}) / TP {}\n", gib(p.weight_bytes_per_gpu),
-             b05::count_params(m).total_with_vision / 1e9, s.request.weight_bytes_per_param, o.weight_dtype, s.request.tp);
+  const b05::TensorParallelShare& share = p.tp_share;
+  if (s.request.tp == 1)
+    fmt::print(out, "  - weights    {:>12}  = {:.4g}B params x {:g} B ({})\n", gib(p.weight_bytes_per_gpu),
+               share.params_per_gpu / 1e9, s.request.weight_bytes_per_param, o.weight_dtype);
+  else
+    fmt::print(out, "  - weights    {:>12}  = {:.4g}B params x {:g} B ({}): {:.4g}B sharded / TP {} + {:.4g}B replicated "
+                    "(kept whole on every GPU){} (as b05_transformer calc --tp)\n",
+               gib(p.weight_bytes_per_gpu), share.params_per_gpu / 1e9, s.request.weight_bytes_per_param, o.weight_dtype,
+               share.sharded_params / 1e9, s.request.tp, share.replicated_params / 1e9,
+               share.kv_head_copy_params > 0 ? fmt::format(" + {:.4g}B KV-head copies", share.kv_head_copy_params / 1e9)
+                                             : std::string());
   const ActivationPeak& a = p.activation;
   if (p.activation_modelled)
     fmt::print(out, "  - activation {:>12}  peak of the profiling pass (model): max(forward {} tokens x {} B = {}, "
@@ -262,11 +290,16 @@ void print_kv(std::FILE* out, const KvSetup& s, const KvOptions& o) {
                -p.pool.pool_bytes / 1e9);
   else
     fmt::print(out, "  = KV pool    {:>12}  ({:.2f} GB)\n", gib(p.pool.pool_bytes), p.pool.pool_bytes / 1e9);
-  fmt::print(out, "  KV per token {} B ({} KV head{} of {} per GPU, {}); page = {} tokens = {} B\n",
-             count_text(p.kv_bytes_per_token_per_gpu), p.kv_heads_per_gpu,
-             p.kv_heads_per_gpu == 1 ? "" : "s", m.is_mla() ? 1 : m.num_kv_heads, o.kv_dtype, s.request.block_size,
-             count_text(p.pool.block_bytes));
-  fmt::print(out, "  pages {}   tokens {}\n", group(p.pool.blocks), group(p.pool.tokens));
+  if (m.is_mla())
+    fmt::print(out, "  KV per token {} B (the whole MLA latent on every GPU, {}); page = {} tokens = {} B\n",
+               count_text(p.kv_bytes_per_token_per_gpu), o.kv_dtype, s.request.block_size,
+               count_text(p.pool.block_bytes));
+  else
+    fmt::print(out, "  KV per token {} B ({} KV head{} of {} per GPU, {}); page = {} tokens = {} B\n",
+               count_text(p.kv_bytes_per_token_per_gpu), p.kv_heads_per_gpu, p.kv_heads_per_gpu == 1 ? "" : "s",
+               m.num_kv_heads, o.kv_dtype, s.request.block_size, count_text(p.pool.block_bytes));
+  fmt::print(out, "  pages {}   tokens {}{}\n", group(p.pool.blocks), group(p.pool.tokens),
+             p.windowed ? " (page slots; windowed layers need fewer)" : "");
   if (p.windowed)
     fmt::print(out, "  KV per token: {} B allocated per page slot (every layer), {} B added per token once a sequence "
                     "is past every window (full-attention layers only)\n",
@@ -274,12 +307,18 @@ void print_kv(std::FILE* out, const KvSetup& s, const KvOptions& o) {
   fmt::print(out, "\nnode ({} GPU{})\n", s.request.gpus, s.request.gpus == 1 ? "" : "s");
   fmt::print(out, "  KV pool {} in all, {} tokens ({} replica{} x {} tokens)\n", gib(p.pool_bytes_total),
              group(p.tokens_total), p.replicas, p.replicas == 1 ? "" : "s", group(p.pool.tokens));
-  fmt::print(out, "  context {} tokens: {} pages per sequence -> max concurrent sequences {}{}\n", group(p.context),
-             group(p.blocks_per_sequence), group(p.max_sequences),
-             p.windowed ? fmt::format(" ({} tokens of context in all: windowed layers keep less than `tokens` "
-                                      "counts, so more tokens fit than the page count says)",
-                                      count_text(double(p.max_sequences) * double(p.context)))
-                        : "");
+  // Tokens of context the sequences hold in all: said only when windowed layers let more fit
+  // than the page slots count.
+  fmt::print(out, "  context {} tokens: {} pages per sequence -> max concurrent sequences {}{}{}\n", group(p.context),
+             group(p.blocks_per_sequence), group(p.binds == Binding::scheduler ? p.scheduled_sequences : p.max_sequences),
+             p.binds == Binding::scheduler
+                 ? fmt::format(" (--max-num-seqs {} per replica; the pool holds {})", group(p.scheduler.max_num_seqs),
+                               group(p.max_sequences))
+                 : "",
+             p.more_context_than_slots ? fmt::format(" ({} tokens of context in all: windowed layers keep less than `tokens` "
+                                           "counts, so more tokens fit than the page count says)",
+                                           count_text(p.context_tokens_in_all))
+                             : "");
   fmt::print(out, "  binds: {}: {}\n", to_string(p.binds), p.binds_why);
   for (const auto& n : p.notes) fmt::print(out, "  note: {}\n", n);
   fmt::print(out, "\nformula: {}\nsource: {}\n", kKvPlanFormula, kKvPlanSource);
@@ -315,8 +354,8 @@ struct BatchOptions {
   double prompt_median = 512, prompt_sigma = 1.0, output_median = 128, output_sigma = 1.0;
   std::string trace;
   bool chunked_prefill = false;
-  std::int32_t max_batch_tokens = 0;  ///< 0: vLLM's default for the chunking mode
-  std::int32_t max_num_seqs = 256;
+  std::int32_t max_batch_tokens = 0;  ///< 0: the engine profile's (scheduler_defaults), as kv's
+  std::int32_t max_num_seqs = 0;      ///< 0: the engine profile's (scheduler_defaults), as kv's
   double compute_efficiency = kDefaultComputeEfficiency, bandwidth_efficiency = kDefaultBandwidthEfficiency;
   double overhead_us = 0;
   std::int64_t series_every_steps = 100;
@@ -352,7 +391,13 @@ int run_batch(BatchOptions o, Outputs& outputs, const std::string& command) {
   check_fraction("--bandwidth-efficiency", o.bandwidth_efficiency);
   if (!(o.overhead_us >= 0 && std::isfinite(o.overhead_us)))
     throw UsageError(fmt::format("--overhead-us: must be >= 0, got {}", o.overhead_us));
-  if (o.max_num_seqs < 1) throw UsageError(fmt::format("--max-num-seqs: must be >= 1, got {}", o.max_num_seqs));
+  if (o.max_num_seqs < 0) throw UsageError(fmt::format("--max-num-seqs: must be >= 1, got {}", o.max_num_seqs));
+  if (o.max_batch_tokens < 0)
+    throw UsageError(fmt::format("--max-batch-tokens: must be >= 1, got {}", o.max_batch_tokens));
+  // The engine's profiling pass runs at the scheduler's limits: limits given here go to the
+  // planner too, so the pool is carved after the batch this engine runs.
+  o.kv.max_num_seqs = o.max_num_seqs;
+  o.kv.max_num_batched_tokens = o.max_batch_tokens;
   if (o.requests < 1 || o.requests > std::int64_t(UINT32_MAX))
     throw UsageError(fmt::format("--requests: must be in [1, {}], got {}", UINT32_MAX, o.requests));
   if (o.series_every_steps < 1)
@@ -374,22 +419,32 @@ int run_batch(BatchOptions o, Outputs& outputs, const std::string& command) {
   if (plan.binds != Binding::kv_pool || plan.max_sequences == 0)
     throw UsageError(fmt::format("--model/--gpu: no engine to simulate: {}", plan.binds_why));
 
-  // Scheduler: vLLM v0.6 SchedulerConfig defaults (vllm/config.py, __post_init__): with chunked
-  // prefill 2048 tokens per step; without, max(max_model_len, 2048) so any prompt fits.
+  // Scheduler: the limits kv's profiling pass runs at (the engine profile's scheduler_defaults:
+  // vLLM V1 `vllm serve` 8192 tokens / 1024 sequences on a GPU of >= 70 GiB that is not an A100,
+  // else 2048 / 256; V0 256 sequences). With chunked prefill a step takes that token budget. Without
+  // it a step must hold a whole prompt: V0's rule max(max_model_len, budget) (vllm/config.py
+  // SchedulerConfig; V1 always chunks, so this mode is V0's scheduling on the profile's limits).
   SchedulerConfig sched;
   sched.kv_pool_tokens = plan.pool.tokens;
   sched.block_size = s.request.block_size;
   sched.chunked_prefill = o.chunked_prefill;
-  sched.max_num_seqs = o.max_num_seqs;
-  const std::int64_t default_budget = o.chunked_prefill ? 2048 : std::max<std::int64_t>(plan.context, 2048);
-  if (o.max_batch_tokens < 0)
-    throw UsageError(fmt::format("--max-batch-tokens: must be >= 1, got {}", o.max_batch_tokens));
+  const std::int64_t profile_budget = plan.scheduler.max_num_batched_tokens;
+  const std::int64_t default_budget = o.chunked_prefill ? profile_budget : std::max(plan.context, profile_budget);
   sched.max_batch_tokens = o.max_batch_tokens > 0
                                ? o.max_batch_tokens
                                : static_cast<std::int32_t>(std::min<std::int64_t>(default_budget, INT32_MAX));
+  // vLLM caps the default sequences of a step at its tokens; a given --max-num-seqs must fit.
+  sched.max_num_seqs = o.max_num_seqs > 0
+                           ? o.max_num_seqs
+                           : static_cast<std::int32_t>(std::min<std::int64_t>(plan.scheduler.max_num_seqs,
+                                                                              sched.max_batch_tokens));
   if (sched.max_batch_tokens < sched.max_num_seqs)
     throw UsageError(fmt::format("--max-batch-tokens: must be >= --max-num-seqs ({}), got {}", sched.max_num_seqs,
                                  sched.max_batch_tokens));
+  const std::string sched_source =
+      o.max_num_seqs > 0 && o.max_batch_tokens > 0 ? std::string("given")
+                                                   : fmt::format("limits not given: vLLM {} defaults for this GPU, as kv",
+                                                                 plan.engine.name);
 
   // Step cost: the roofline of one GPU of the group, per-GPU work (B05's FLOPs and bytes / TP).
   const b05::TokenFlops one = b05::decode_flops(s.model, 1);  // context 1: one (query, key) pair per layer
@@ -468,9 +523,12 @@ int run_batch(BatchOptions o, Outputs& outputs, const std::string& command) {
                   "and HBM {:g} x {:.2f} (efficiencies: measured on an H200, see --help)\n",
              cost_params.peak_TFLOPs, cost_params.hbm_GBps, cost_params.overhead_us, s.gpu.bf16_TFLOPs,
              o.compute_efficiency, s.gpu.hbm_bandwidth_GBps, o.bandwidth_efficiency);
-  fmt::print(out, "scheduler: chunked prefill {}, {} tokens per step, {} sequences max, watermark {:g}%\n",
-             o.chunked_prefill ? "on" : "off", group(sched.max_batch_tokens), sched.max_num_seqs,
-             100 * sched.watermark_fraction);
+  fmt::print(out, "scheduler: chunked prefill {}, {} tokens per step{}, {} sequences max, watermark {:g}% ({})\n",
+             o.chunked_prefill ? "on" : "off", group(sched.max_batch_tokens),
+             !o.chunked_prefill && o.max_batch_tokens == 0 && sched.max_batch_tokens > profile_budget
+                 ? fmt::format(" (a whole prompt: max(context, {}))", group(profile_budget))
+                 : "",
+             group(sched.max_num_seqs), 100 * sched.watermark_fraction, sched_source);
   fmt::print(out, "workload: {}\n\n", workload_text);
   fmt::print(out, "completed {} of {} ({} rejected), preemptions {} ({} tokens recomputed), steps {}\n",
              group(std::int64_t(r.completed)), group(std::int64_t(r.requests)), group(std::int64_t(r.rejected)),
@@ -484,13 +542,25 @@ int run_batch(BatchOptions o, Outputs& outputs, const std::string& command) {
   fmt::print(out, "KV utilization: mean {:.1f}%, max {:.1f}%; mean batch {:.1f} sequences, mean step {:.2f} ms, "
                   "longest queue {}\n", 100 * r.kv_utilization_mean, 100 * r.kv_utilization_max, r.mean_batch_seqs,
              r.mean_step_ms, group(r.max_waiting));
+  // The simulator charges every token a page slot of every layer; a windowed model's sequence
+  // needs only its window in those layers (kv's sequence count), so say what that over-states.
+  std::vector<std::string> notes;
+  if (plan.windowed)
+    notes.push_back(fmt::format(
+        "KV accounting: every token takes a page slot of every layer ({} B per token per GPU), as an engine that never "
+        "frees out-of-window KV allocates; windowed layers keep only their window, so past it a sequence grows by {} "
+        "B per token and the pool holds more long sequences than simulated here (kv's sequence count allows for it)",
+        count_text(plan.kv_bytes_per_token_per_gpu), count_text(plan.kv_bytes_per_token_growth_per_gpu)));
+  for (const auto& n : notes) fmt::print(out, "note: {}\n", n);
 
   // Outputs: built whole, then written atomically.
   json j = record_head("b06_serving", "B06", "simulation", command, "batch");
   j["engine"] = kv_json(s, o.kv);
   j["scheduler"] = {{"kv_pool_tokens", sched.kv_pool_tokens}, {"block_size", sched.block_size},
                     {"max_batch_tokens", sched.max_batch_tokens}, {"max_num_seqs", sched.max_num_seqs},
-                    {"chunked_prefill", sched.chunked_prefill}, {"watermark_fraction", sched.watermark_fraction}};
+                    {"chunked_prefill", sched.chunked_prefill}, {"watermark_fraction", sched.watermark_fraction},
+                    {"source", sched_source}, {"engine_defaults", plan.scheduler.why}};
+  j["notes"] = notes;
   j["step_cost"] = {{"model", "roofline: max(flops / peak, bytes / bandwidth) + overhead (step_cost.hpp)"},
                     {"weight_bytes", cost_params.weight_bytes},
                     {"flops_per_token_linear", cost_params.flops_per_token_linear},
@@ -652,9 +722,13 @@ int run(int argc, char** argv) {
   batch_cmd->add_flag("--chunked-prefill", batch.chunked_prefill, "split prompts across steps (Sarathi-Serve); "
                                                                   "default off");
   batch_cmd->add_option("--max-batch-tokens", batch.max_batch_tokens,
-                        "tokens per step (>= --max-num-seqs; default as vLLM v0.6: 2048 with chunked prefill, "
-                        "else max(context, 2048))")->check(integer_in(1, 1 << 30));
-  batch_cmd->add_option("--max-num-seqs", batch.max_num_seqs, "sequences per step (1 .. 1048576; vLLM default 256)")->check(integer_in(1, 1 << 20));
+                        "tokens per step (>= --max-num-seqs; default the engine profile's, as kv's profiling pass: "
+                        "vLLM V1 8192 on a GPU of >= 70 GiB that is not an A100, else 2048; V0 2048; without "
+                        "--chunked-prefill a step holds a whole prompt: max(context, that))")->check(integer_in(1, 1 << 30));
+  batch_cmd->add_option("--max-num-seqs", batch.max_num_seqs,
+                        "sequences per step (1 .. 1048576; default the engine profile's, as kv's: vLLM V1 1024 on a "
+                        "GPU of >= 70 GiB that is not an A100, else 256; V0 256; at most --max-batch-tokens)")
+      ->check(integer_in(1, 1 << 20));
   batch_cmd->add_option("--compute-efficiency", batch.compute_efficiency,
                         "fraction of the dense bf16 peak a step reaches, 0.01 .. 1 (default 0.70: the slow end of 50 "
                         "cuBLAS bf16 GEMMs at 8192^3 on the H200 measured here, 686-779 of 989.5 TFLOP/s, median 740.0, "

@@ -148,6 +148,7 @@ const char* to_string(Binding b) {
   switch (b) {
     case Binding::context_length: return "context_length";
     case Binding::weights: return "weights";
+    case Binding::scheduler: return "scheduler";
     case Binding::kv_pool: return "kv_pool";
   }
   return "?";
@@ -180,17 +181,30 @@ KvPlan plan_kv(const b05::ModelConfig& model, const KvPlanRequest& r) {
   plan.max_position_embeddings = model.max_position_embeddings;
   require(plan.context >= 1, "--context: the model has no max_position_embeddings; give --context");
 
-  // Weights: vLLM shards every linear layer, the embedding and the LM head over the TP group
-  // (Column/RowParallelLinear, VocabParallelEmbedding, ParallelLMHead); norm scales are
-  // replicated, a few hidden_size vectors per layer (< 0.01% of the weights), ignored here.
-  // A multimodal checkpoint's vision tower is loaded with the text model (vLLM builds the whole
-  // *ForConditionalGeneration model), so it is in the weights the pool is carved after.
+  // Weights: one rank's share as B05's `calc --tp` counts it (tensor_parallel.hpp): vLLM shards
+  // the linear layers, the embedding and the LM head over the TP group and keeps norms, routers,
+  // row-parallel biases and MLA's down-projections whole on every rank. A multimodal checkpoint's
+  // vision tower is loaded with the text model (vLLM builds the whole *ForConditionalGeneration
+  // model) and split like it, so it is in the weights the pool is carved after.
   plan.weight_bytes_total = b05::count_params(model).total_with_vision * r.weight_bytes_per_param;
-  plan.weight_bytes_per_gpu = plan.weight_bytes_total / r.tp;
+  plan.tp_share = b05::tensor_parallel_share(model, r.tp, r.weight_bytes_per_param, r.kv_bytes_per_element, plan.context);
+  plan.weight_bytes_per_gpu = plan.tp_share.weight_bytes_per_gpu;
   if (model.vision_params > 0)
     plan.notes.push_back(fmt::format("the weights include the {} vision tower and projector ({:.3f}B parameters), "
-                                     "which the engine loads with the text model",
+                                     "which the engine loads with the text model and splits over TP like it",
                                      model.vision_model, model.vision_params / 1e9));
+  if (r.weight_bytes_per_param < 2)
+    plan.notes.push_back(fmt::format(
+        "every parameter is counted at {:g} B (--weight-dtype): norms, embeddings and routers too. Mixed-precision "
+        "checkpoints are not modelled: gpt-oss stores its MoE experts in MXFP4 and the rest in bf16, DeepSeek-V3 its "
+        "linear layers in fp8 and its norms and embeddings in bf16; give the dtype of the bulk of the weights and "
+        "read the weight line as an estimate",
+        r.weight_bytes_per_param));
+  if (r.mtp_layers > 0)
+    plan.notes.push_back(fmt::format(
+        "the config's multi-token-prediction module (num_nextn_predict_layers {}) is not counted: vLLM loads it "
+        "only for MTP speculative decoding (--speculative-config), which adds its weights and KV",
+        r.mtp_layers));
 
   // KV per token: every layer stores the token in its page (vLLM's cache block spans all
   // layers), each GPU holding max(1, kv_heads / tp) heads; MLA's latent is not split by head
@@ -255,7 +269,8 @@ KvPlan plan_kv(const b05::ModelConfig& model, const KvPlanRequest& r) {
   // One sequence: window-capped (a sliding-window layer keeps min(context, window) tokens),
   // rounded up to whole pages.
   plan.sequence_bytes_per_gpu = b05::kv_bytes_for_context(model, r.kv_bytes_per_element, plan.context) * per_gpu_share;
-  plan.kv_bytes_per_token_growth_per_gpu = b05::kv_bytes_per_token_full(model, r.kv_bytes_per_element) * per_gpu_share;
+  plan.kv_bytes_per_token_growth_model = b05::kv_bytes_per_token_full(model, r.kv_bytes_per_element);
+  plan.kv_bytes_per_token_growth_per_gpu = plan.kv_bytes_per_token_growth_model * per_gpu_share;
   plan.blocks_per_sequence =
       static_cast<std::int64_t>(std::ceil(plan.sequence_bytes_per_gpu / plan.pool.block_bytes - 1e-12));
   for (const auto& l : model.layers)
@@ -284,7 +299,16 @@ KvPlan plan_kv(const b05::ModelConfig& model, const KvPlanRequest& r) {
   } else {
     plan.binds = Binding::kv_pool;
     plan.max_sequences = plan.replicas * (plan.pool.blocks / plan.blocks_per_sequence);
-    if (plan.max_sequences == 0)
+    const std::int64_t per_replica = plan.max_sequences / plan.replicas;
+    plan.scheduled_sequences = plan.replicas * std::min(per_replica, plan.scheduler.max_num_seqs);
+    if (per_replica > plan.scheduler.max_num_seqs) {
+      plan.binds = Binding::scheduler;
+      plan.binds_why = fmt::format(
+          "the pool holds {} sequences of {} tokens per replica ({} pages / {} per sequence) but the scheduler runs at "
+          "most max_num_seqs = {} at once (vLLM --max-num-seqs; {}): {} sequences on the node",
+          per_replica, plan.context, plan.pool.blocks, plan.blocks_per_sequence, plan.scheduler.max_num_seqs,
+          plan.scheduler.why, plan.scheduled_sequences);
+    } else if (plan.max_sequences == 0)
       plan.binds_why = fmt::format(
           "one sequence of {} tokens needs {} pages but the pool holds {} (vLLM refuses to start: the max seq len "
           "is larger than the tokens the KV cache can store)",
@@ -295,9 +319,9 @@ KvPlan plan_kv(const b05::ModelConfig& model, const KvPlanRequest& r) {
                                    plan.pool.blocks, plan.blocks_per_sequence, plan.max_sequences / plan.replicas,
                                    plan.replicas);
   }
-  if (plan.max_sequences > plan.scheduler.max_num_seqs)
-    plan.notes.push_back(fmt::format("the scheduler also caps running sequences: vLLM --max-num-seqs, {} here ({})",
-                                     plan.scheduler.max_num_seqs, plan.scheduler.why));
+  plan.context_tokens_in_all = double(plan.max_sequences) * double(plan.context);
+  plan.more_context_than_slots =
+      plan.windowed && plan.max_sequences > 0 && plan.context_tokens_in_all > double(plan.tokens_total);
   return plan;
 }
 
@@ -316,12 +340,19 @@ nlohmann::json to_json(const KvPlan& p) {
         {"non_torch_bytes", in.non_torch_bytes}, {"non_torch_source", p.non_torch_source},
         {"cuda_graph_bytes", in.cuda_graph_bytes},
         {"kv_pool_bytes", p.pool.pool_bytes}, {"kv_pool_GiB", p.pool.pool_bytes / kGiB},
-        {"kv_heads", p.kv_heads_per_gpu}, {"kv_bytes_per_token", p.kv_bytes_per_token_per_gpu},
+        {"params", p.tp_share.params_per_gpu}, {"replicated_params", p.tp_share.replicated_params},
+        {"kv_heads", p.kv_heads_per_gpu}, {"kv_bytes_per_token_allocated", p.kv_bytes_per_token_per_gpu},
+        {"kv_bytes_per_token_growth", p.kv_bytes_per_token_growth_per_gpu},
         {"block_size", in.block_size}, {"block_bytes", p.pool.block_bytes}, {"blocks", p.pool.blocks},
-        {"tokens", p.pool.tokens}}},
+        {"tokens", p.pool.tokens},
+        {"tokens_are", p.windowed ? "page slots: block_size tokens of every layer; windowed layers need fewer, so a "
+                                    "long sequence takes fewer pages than its tokens / block_size"
+                                  : "page slots: block_size tokens of every layer"}}},
       {"node",
        {{"replicas", p.replicas}, {"kv_pool_bytes", p.pool_bytes_total}, {"tokens", p.tokens_total},
-        {"weight_bytes", p.weight_bytes_total}, {"kv_bytes_per_token_model", p.kv_bytes_per_token_model},
+        {"weight_bytes", p.weight_bytes_total},
+        {"kv_bytes_per_token_allocated_model", p.kv_bytes_per_token_model},
+        {"kv_bytes_per_token_growth_model", p.kv_bytes_per_token_growth_model},
         {"kv_heads_replicated", p.kv_heads_replicated}}},
       {"profile",
        {{"max_num_batched_tokens", p.scheduler.max_num_batched_tokens}, {"max_num_seqs", p.scheduler.max_num_seqs},
@@ -332,12 +363,13 @@ nlohmann::json to_json(const KvPlan& p) {
         {"sampler_bytes_per_logit", p.activation.sampler_bytes_per_logit}, {"vllm", p.engine.name},
         {"engine", p.engine.engine}, {"engine_sources", p.engine.sources}}},
       {"sequence",
-       {{"context", p.context}, {"windowed", p.windowed},
-        {"kv_bytes_per_token_allocated_per_gpu", p.kv_bytes_per_token_per_gpu},
-        {"kv_bytes_per_token_growth_per_gpu", p.kv_bytes_per_token_growth_per_gpu}, {"max_position_embeddings", p.max_position_embeddings},
+       {{"context", p.context}, {"windowed", p.windowed}, {"max_position_embeddings", p.max_position_embeddings},
         {"kv_bytes_per_gpu", p.sequence_bytes_per_gpu}, {"blocks", p.blocks_per_sequence},
-        {"max_concurrent_sequences", p.max_sequences},
-        {"max_concurrent_sequences_per_replica", p.max_sequences / p.replicas}}},
+        {"pool_sequences", p.max_sequences}, {"context_tokens_in_all", p.context_tokens_in_all},
+        {"more_context_than_slots", p.more_context_than_slots}, {"pool_sequences_per_replica", p.max_sequences / p.replicas},
+        {"max_num_seqs", p.scheduler.max_num_seqs},
+        {"max_concurrent_sequences", p.scheduled_sequences},
+        {"max_concurrent_sequences_per_replica", p.scheduled_sequences / p.replicas}}},
       {"binds", to_string(p.binds)},
       {"binds_why", p.binds_why},
       {"notes", p.notes},

@@ -6,7 +6,7 @@
 // How vLLM sizes the pool (the engine modelled here), per GPU, at start-up:
 //   budget       = total_gpu_memory * gpu_memory_utilization       (default 0.90; total = the runtime's
 //                  torch.cuda.mem_get_info()[1], not the datasheet's GB)
-//   pool_bytes   = budget - weights - activation peak of the profiling pass - non-torch memory
+//   pool_bytes   = budget - this GPU's weights - activation peak of the profiling pass - non-torch memory
 //                  [- CUDA-graph estimate, vLLM >= v0.21]
 //   block_bytes  = block_size * num_layers * 2 * kv_heads_per_gpu * head_dim * kv_dtype_bytes
 //   num_gpu_blocks = floor(pool_bytes / block_bytes)               (block_size default 16 tokens)
@@ -44,6 +44,7 @@
 
 #include "engine_profile.hpp"
 #include "model.hpp"
+#include "tensor_parallel.hpp"
 #include "tutor/hardware.hpp"
 
 namespace tutor::b06 {
@@ -163,11 +164,14 @@ struct KvPlanRequest {
   std::string gpu_name;                            ///< for the scheduler defaults' A100 rule
   int block_size = kDefaultBlockSize;
   std::int64_t context = 0;         ///< tokens per sequence (prompt + output); 0 = max_position_embeddings
+  std::int64_t mtp_layers = 0;      ///< the config's num_nextn_predict_layers (DeepSeek-V3's MTP module): noted,
+                                    ///< not counted (vLLM loads it only for MTP speculative decoding)
 };
 
 /// What limits the plan, first that applies: the context is longer than the model's
-/// positions; the weights (and reserves) leave no room for a KV pool; the KV pool.
-enum class Binding { context_length, weights, kv_pool };
+/// positions; the weights (and reserves) leave no room for a KV pool; the scheduler's
+/// max_num_seqs (vLLM --max-num-seqs) admits fewer sequences than the pool holds; the KV pool.
+enum class Binding { context_length, weights, scheduler, kv_pool };
 const char* to_string(Binding b);
 
 struct KvPlan {
@@ -175,9 +179,11 @@ struct KvPlan {
   int replicas = 1;                      ///< gpus / tp: independent engine copies
   std::int64_t kv_heads_per_gpu = 0;     ///< max(1, num_kv_heads / tp); MLA: the latent, on every GPU
   bool kv_heads_replicated = false;      ///< num_kv_heads < tp: each KV head is stored on tp / num_kv_heads GPUs
-  double weight_bytes_total = 0;         ///< the whole model at the weight dtype
-  double weight_bytes_per_gpu = 0;       ///< / tp
-  double kv_bytes_per_token_model = 0;   ///< one token, every layer, every KV head, once (no replication)
+  double weight_bytes_total = 0;         ///< the whole model at the weight dtype (vision tower included)
+  double weight_bytes_per_gpu = 0;       ///< one rank's: b05::tensor_parallel_share (sharded / tp + replicated)
+  b05::TensorParallelShare tp_share;     ///< what one rank holds: the same figures as `b05_transformer calc --tp`
+  double kv_bytes_per_token_model = 0;   ///< one token, every layer, every KV head, once (no replication): what
+                                         ///< a page slot allocates, windows ignored
   double kv_bytes_per_token_per_gpu = 0; ///< this GPU's share, replication included
   KvPoolInputs pool_inputs;              ///< the per-GPU formula's inputs (runtime total, reserves, page)
   bool activation_modelled = false;      ///< true: pool_inputs.activation_bytes = activation.peak_bytes
@@ -192,10 +198,16 @@ struct KvPlan {
   std::int64_t max_position_embeddings = 0;
   double kv_bytes_per_token_growth_per_gpu = 0;  ///< what one more token adds once past every window (full
                                                  ///< and MLA layers only): the per-token figure that grows with context
+  double kv_bytes_per_token_growth_model = 0;    ///< the same for the model, every KV head once
   bool windowed = false;                 ///< some layers keep only a window (sliding or chunked attention)
   double sequence_bytes_per_gpu = 0;     ///< KV of one sequence at `context` on one GPU (window caps applied)
   std::int64_t blocks_per_sequence = 0;  ///< ceil(sequence_bytes_per_gpu / block_bytes)
-  std::int64_t max_sequences = 0;        ///< whole node: replicas * floor(blocks / blocks_per_sequence)
+  std::int64_t max_sequences = 0;        ///< the pool's, whole node: replicas * floor(blocks / blocks_per_sequence)
+  std::int64_t scheduled_sequences = 0;  ///< what runs at once, whole node: replicas * min(the pool's per replica,
+                                         ///< max_num_seqs)
+  double context_tokens_in_all = 0;      ///< max_sequences x context: the tokens of context those sequences hold
+  bool more_context_than_slots = false;  ///< windowed, at least one sequence, and context_tokens_in_all > tokens_total:
+                                         ///< windowed layers let more tokens fit than the page slots count
   Binding binds = Binding::kv_pool;
   std::string binds_why;                 ///< one sentence with the numbers
   std::vector<std::string> notes;        ///< assumptions that apply to this model and setting
@@ -209,7 +221,8 @@ KvPlan plan_kv(const b05::ModelConfig& model, const KvPlanRequest& request);
 
 /// The planner's formula and its sources in one line each, for reports and records.
 inline constexpr const char* kKvPlanFormula =
-    "pool per GPU = total x utilization - weights/TP - activation peak - non-torch - CUDA graphs (vLLM >= v0.21); "
+    "pool per GPU = total x utilization - this GPU's weights (sharded / TP + replicated, B05 tensor_parallel) - "
+    "activation peak - non-torch - CUDA graphs (vLLM >= v0.21); "
     "activation peak = max(max_num_batched_tokens x live bytes per token, hidden states + sampler bytes per logit x "
     "max_num_seqs x vocab); pages = floor(pool / (block_size x kv_bytes_per_token_per_gpu)); kv heads per GPU = "
     "max(1, kv_heads / TP)";

@@ -200,7 +200,8 @@ std::string does_not_fit(const NodeSizing& node, const VariantSizing& v) {
   const double weights = v.plan.weight_bytes_per_gpu;
   const double reserves = in.activation_bytes + in.non_torch_bytes + in.cuda_graph_bytes;
   std::string why = fmt::format(
-      "weights do not fit in HBM: {:.2f} GiB of {} weights per GPU ({:.2f} GB / TP {}) + {:.2f} GiB of engine "
+      "weights do not fit in HBM: {:.2f} GiB of {} weights per GPU ({:.2f} GB over TP {}, the tensors vLLM keeps "
+      "whole on every GPU counted on each: B05 calc --tp) + {:.2f} GiB of engine "
       "reserves (activation peak {:.2f}, non-torch {:.2f}{}) = {:.2f} GiB against a budget of {:.2f} GiB per GPU "
       "({:.2f} x {:.2f} GiB)",
       weights / b06::kGiB, v.precision.weight_dtype(), v.weights.resident_total / 1e9, r.tp, reserves / b06::kGiB,

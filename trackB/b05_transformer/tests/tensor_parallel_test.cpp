@@ -81,3 +81,32 @@ TEST(TensorParallel, RanksThatDoNotDivideTheHeadsAreRefused) {
     }
   }
 }
+
+// A multimodal checkpoint's vision tower is loaded with the text model and split over the ranks
+// like it (vLLM's default mm_encoder_tp_mode "weights"). Gemma 3 27B-it is the text-only Gemma 3
+// 27B plus its SigLIP tower and projector, 423,060,336 parameters (families_c_test.cpp): at TP=8 a
+// rank holds 423,060,336 / 8 = 52,882,542 more parameters. A step's weight reads do not include the
+// tower: it runs once per image, not per generated token.
+TEST(TensorParallel, VisionTowerIsSplitWithTheTextModel) {
+  const TensorParallelShare it = tensor_parallel_share(load_shipped_model("gemma-3-27b-it"), 8, 2, 2, 4096);
+  const TensorParallelShare text = tensor_parallel_share(load_shipped_model("gemma-3-27b"), 8, 2, 2, 4096);
+  EXPECT_DOUBLE_EQ(it.vision_params, 423060336.0);
+  EXPECT_DOUBLE_EQ(it.params_total - text.params_total, 423060336.0);
+  EXPECT_DOUBLE_EQ(it.params_per_gpu - text.params_per_gpu, 52882542.0);
+  EXPECT_DOUBLE_EQ(it.weight_bytes_per_gpu, weight_bytes_per_gpu(load_shipped_model("gemma-3-27b-it"), 8, 2));
+  EXPECT_DOUBLE_EQ(it.weight_read_bytes_per_gpu, text.weight_read_bytes_per_gpu);
+}
+
+// Windowed layers stop growing past their window: Gemma 3 27B (62 layers, 10 global, 16 KV heads
+// x 128) at TP=2 holds 8 heads per rank: a page slot 62 x 2 x 8 x 128 x 2 B = 253,952 B per token,
+// but past every window a token adds only the 10 global layers' 10 x 2 x 8 x 128 x 2 = 40,960 B.
+// DeepSeek-V3's latent per token per layer is (512 + 64) x 2 B = 1,152 B on every rank.
+TEST(TensorParallel, WindowGrowthAndMlaLatentPerGpu) {
+  const TensorParallelShare g = tensor_parallel_share(load_shipped_model("gemma-3-27b"), 2, 2, 2, 4096);
+  EXPECT_DOUBLE_EQ(g.kv_bytes_per_token_per_gpu, 253952.0);
+  EXPECT_DOUBLE_EQ(g.kv_growth_bytes_per_token_per_gpu, 40960.0);
+  EXPECT_DOUBLE_EQ(g.kv_latent_bytes_per_token_per_layer, 0.0);
+  const TensorParallelShare v3 = tensor_parallel_share(load_shipped_model("deepseek-v3"), 8, 1, 2, 4096);
+  EXPECT_DOUBLE_EQ(v3.kv_latent_bytes_per_token_per_layer, 1152.0);
+  EXPECT_DOUBLE_EQ(v3.kv_growth_bytes_per_token_per_gpu, v3.kv_bytes_per_token_per_gpu);
+}

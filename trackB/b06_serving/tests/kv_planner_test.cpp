@@ -20,8 +20,10 @@
 #include <string>
 #include <tuple>
 
+#include "calculator.hpp"
 #include "kv_planner.hpp"
 #include "model.hpp"
+#include "tensor_parallel.hpp"
 #include "tutor/hardware.hpp"
 
 using namespace tutor::b06;
@@ -96,10 +98,12 @@ TEST(KvPlanner, Llama31_8B_OnOneH100_HandDerived) {
   EXPECT_FALSE(p.kv_heads_replicated);
 }
 
-// TP=2 on two H100s: each GPU holds half the weights (16,060,522,496 / 2 = 8,030,261,248 B
-// = 7.478764 GiB) and 8 / 2 = 4 KV heads, so 65,536 B per token and 1 MiB pages. Pool per GPU
-// = 71.298 - 7.478764 - 1.26 - 1.79 = 60.769236 GiB -> floor(60.769236 x 1024) = 62,227 pages
-// of 1 MiB; the group is one replica, so the node holds 62,227 x 16 = 995,632 tokens.
+// TP=2 on two H100s: each GPU holds half the split weights and all of the RMSNorm scales (2 per
+// layer x 32 x 4096 + 4096 = 266,240 parameters, kept whole on every rank: B05's
+// tensor_parallel_test.cpp): (8,030,261,248 - 266,240) / 2 + 266,240 = 4,015,263,744 parameters
+// = 8,030,527,488 B = 7.479012 GiB; and 8 / 2 = 4 KV heads, so 65,536 B per token and 1 MiB pages.
+// Pool per GPU = 71.298 - 7.479012 - 1.26 - 1.79 = 60.768988 GiB -> floor(60.768988 x 1024) =
+// 62,227 pages of 1 MiB; the group is one replica, so the node holds 62,227 x 16 = 995,632 tokens.
 TEST(KvPlanner, TensorParallelTwoHalvesWeightsAndKvHeadsPerGpu) {
   const auto model = b05::load_shipped_model("llama-3.1-8b");
   KvPlanRequest r = h100_request();
@@ -107,11 +111,11 @@ TEST(KvPlanner, TensorParallelTwoHalvesWeightsAndKvHeadsPerGpu) {
   r.tp = 2;
   r.context = 8192;
   const KvPlan p = plan_kv(model, r);
-  EXPECT_DOUBLE_EQ(p.weight_bytes_per_gpu, kLlama31_8bWeightBytes / 2);
+  EXPECT_DOUBLE_EQ(p.weight_bytes_per_gpu, 8030527488.0);
   EXPECT_EQ(p.kv_heads_per_gpu, 4);
   EXPECT_DOUBLE_EQ(p.kv_bytes_per_token_per_gpu, 65536.0);
   EXPECT_DOUBLE_EQ(p.pool.block_bytes, 1048576.0);
-  EXPECT_NEAR(p.pool.pool_bytes / kGiB, 60.769236, 1e-6);
+  EXPECT_NEAR(p.pool.pool_bytes / kGiB, 60.768988, 1e-6);
   EXPECT_EQ(p.pool.blocks, 62227);
   EXPECT_EQ(p.replicas, 1);
   EXPECT_EQ(p.tokens_total, 995632);
@@ -589,10 +593,10 @@ TEST(KvProfile, V0LogA100_40GBMissesByTheUnexplainedActivationPeak) {
 // TP > 1 takes the release's non-torch figure for TP > 1 (v0.19: 2.07 GiB, NCCL buffers); a
 // CUDA-graph estimate comes off the pool. Llama-3.1-8B on two H100s, TP=2, v0.19 defaults
 // (utilization 0.90): activation 1.872754 GiB (the logits stay whole on each rank), weights
-// 7.478764 GiB;
-//   71.298 - 7.478764 - 1.872754 - 2.07 = 59.876482 GiB; with 0.5 GiB of graphs 59.376482 GiB;
-//   --vllm v0.21 subtracts 0.84 GiB of graphs at utilization 0.92: 72.8824 - 7.478764 - 1.872754
-//   - 2.07 - 0.84 = 60.620882 GiB.
+// 7.479012 GiB (half the split weights + the norms whole, the TP=2 case above);
+//   71.298 - 7.479012 - 1.872754 - 2.07 = 59.876234 GiB; with 0.5 GiB of graphs 59.376234 GiB;
+//   --vllm v0.21 subtracts 0.84 GiB of graphs at utilization 0.92: 72.8824 - 7.479012 - 1.872754
+//   - 2.07 - 0.84 = 60.620634 GiB.
 TEST(KvProfile, TensorParallelNonTorchAndCudaGraphReserve) {
   const auto model = b05::load_shipped_model("llama-3.1-8b");
   KvPlanRequest r;
@@ -601,12 +605,12 @@ TEST(KvProfile, TensorParallelNonTorchAndCudaGraphReserve) {
   r.gpus = 2;
   r.tp = 2;
   r.context = 8192;
-  EXPECT_NEAR(plan_kv(model, r).pool.pool_bytes / kGiB, 59.876482, 1e-5);
+  EXPECT_NEAR(plan_kv(model, r).pool.pool_bytes / kGiB, 59.876234, 1e-5);
   r.cuda_graph_bytes = 0.5 * kGiB;
-  EXPECT_NEAR(plan_kv(model, r).pool.pool_bytes / kGiB, 59.376482, 1e-5);
+  EXPECT_NEAR(plan_kv(model, r).pool.pool_bytes / kGiB, 59.376234, 1e-5);
   r.cuda_graph_bytes.reset();
   r.engine = "v0.21";
-  EXPECT_NEAR(plan_kv(model, r).pool.pool_bytes / kGiB, 60.620882, 1e-5);
+  EXPECT_NEAR(plan_kv(model, r).pool.pool_bytes / kGiB, 60.620634, 1e-5);
 }
 
 TEST(KvProfile, UnknownEngineProfileNamesTheOption) {
@@ -656,4 +660,111 @@ TEST(KvProfile, OutOfRangeProfileInputsNameTheOption) {
   } catch (const std::invalid_argument& e) {
     EXPECT_EQ(std::string(e.what()).rfind("--cuda-graph-gib", 0), 0u);
   }
+}
+
+// One per-GPU weight count: the planner carves the pool after the weights B05's `calc --tp`
+// gives one rank (b05::tensor_parallel_share), not total / TP. At TP 8 on eight H200s:
+//   DeepSeek-V3: MLA's down-projections q_a (7168 x 1536) and kv_a (7168 x 576), 7168 x 2112 x 61
+//     = 923,516,928 parameters, and the routers are whole on every rank: a rank holds at least
+//     7/8 x 923,516,928 more than an eighth of the total;
+//   Llama 4 Scout: the vision tower (871,932,416) is loaded and split with the text model, so the
+//     node's weights are total_with_vision, and a rank holds more than an eighth of them (norms
+//     and routers whole);
+//   Gemma 3 27B-it: its SigLIP tower and projector, 423,060,336 parameters (B05's VisionTower
+//     test), add 423,060,336 / 8 = 52,882,542 parameters = 105,765,084 B in bf16 to a rank of the
+//     text-only Gemma 3 27B;
+//   gpt-oss-120b: attention sinks, routers and row-parallel biases whole on every rank.
+TEST(KvPlanner, WeightsPerGpuAreB05sTensorParallelShare) {
+  KvPlanRequest r;
+  r.memory = gpu_memory(*tutor::hw::find_gpu("h200"));
+  r.gpus = 8;
+  r.tp = 8;
+  r.context = 4096;
+  for (const char* stem : {"deepseek-v3", "llama-4-scout-17b-16e", "gemma-3-27b-it", "gpt-oss-120b"}) {
+    SCOPED_TRACE(stem);
+    const auto m = b05::load_shipped_model(stem);
+    const KvPlan p = plan_kv(m, r);
+    EXPECT_DOUBLE_EQ(p.weight_bytes_per_gpu, b05::tensor_parallel_share(m, 8, 2, 2, 4096).weight_bytes_per_gpu);
+    EXPECT_DOUBLE_EQ(p.weight_bytes_total, b05::count_params(m).total_with_vision * 2);
+    EXPECT_GT(p.weight_bytes_per_gpu, p.weight_bytes_total / 8);
+  }
+  const auto v3 = b05::load_shipped_model("deepseek-v3");
+  EXPECT_GE(plan_kv(v3, r).weight_bytes_per_gpu,
+            (b05::count_params(v3).total / 8 + 923516928.0 * 7 / 8) * 2);
+  const double it = plan_kv(b05::load_shipped_model("gemma-3-27b-it"), r).weight_bytes_per_gpu;
+  const double text = plan_kv(b05::load_shipped_model("gemma-3-27b"), r).weight_bytes_per_gpu;
+  EXPECT_DOUBLE_EQ(it - text, 105765084.0);
+}
+
+// The scheduler binds when it runs fewer sequences than the pool holds. Llama-3.1-8B on one
+// H100 with the V0 log's reserves holds 27,284 pages (the hand-derived case above); a 2048-token
+// sequence takes 2048 / 16 = 128 pages, so the pool holds floor(27,284 / 128) = 213 sequences.
+// With --max-num-seqs 64 the engine runs 64 of them at once: the scheduler binds; with 256 the
+// pool does.
+TEST(KvPlanner, SchedulerBindsWhenMaxNumSeqsAdmitsFewerThanThePoolHolds) {
+  const auto model = b05::load_shipped_model("llama-3.1-8b");
+  KvPlanRequest r = h100_request();
+  r.context = 2048;
+  r.max_num_seqs = 64;
+  const KvPlan p = plan_kv(model, r);
+  EXPECT_EQ(p.pool.blocks, 27284);
+  EXPECT_EQ(p.max_sequences, 213);
+  EXPECT_EQ(p.scheduled_sequences, 64);
+  EXPECT_EQ(p.binds, Binding::scheduler);
+  EXPECT_STREQ(to_string(p.binds), "scheduler");
+  EXPECT_NE(p.binds_why.find("max_num_seqs = 64"), std::string::npos);
+  r.max_num_seqs = 256;
+  const KvPlan pool = plan_kv(model, r);
+  EXPECT_EQ(pool.binds, Binding::kv_pool);
+  EXPECT_EQ(pool.scheduled_sequences, 213);
+  // Two replicas (TP=1 on two GPUs) each run 64: 128 on the node.
+  r.max_num_seqs = 64;
+  r.gpus = 2;
+  const KvPlan two = plan_kv(model, r);
+  EXPECT_EQ(two.max_sequences, 426);
+  EXPECT_EQ(two.scheduled_sequences, 128);
+}
+
+// "More tokens fit than the page count says" only when it is so. Gemma 3 27B-it at a 1024-token
+// context, no longer than its 1024-token window: every layer keeps every token, a sequence takes
+// 1024 / 16 = 64 whole pages, and the sequences hold at most the pool's page slots. Llama 4 Scout
+// (bf16, 109B parameters, 203 GiB) on one H200 leaves no pool: no sequence, nothing to say.
+TEST(KvPlanner, WindowNoteOnlyWhenWindowsLetMoreContextFit) {
+  KvPlanRequest r;
+  r.memory = gpu_memory(*tutor::hw::find_gpu("h200"));
+  r.context = 1024;
+  const KvPlan short_context = plan_kv(b05::load_shipped_model("gemma-3-27b-it"), r);
+  EXPECT_TRUE(short_context.windowed);
+  EXPECT_GT(short_context.max_sequences, 0);
+  EXPECT_LE(short_context.context_tokens_in_all, double(short_context.tokens_total));
+  EXPECT_FALSE(short_context.more_context_than_slots);
+  r.context = 32768;  // 62 layers, 10 of them global: 32,768 tokens keep 1024 in 52 of them
+  const KvPlan long_context = plan_kv(b05::load_shipped_model("gemma-3-27b-it"), r);
+  EXPECT_TRUE(long_context.more_context_than_slots);
+  r.context = 0;
+  const KvPlan scout = plan_kv(b05::load_shipped_model("llama-4-scout-17b-16e"), r);
+  EXPECT_TRUE(scout.windowed);
+  EXPECT_EQ(scout.binds, Binding::weights);
+  EXPECT_EQ(scout.max_sequences, 0);
+  EXPECT_FALSE(scout.more_context_than_slots);
+}
+
+// Notes for what the model leaves out: fp8 or fp4 applied to every parameter (mixed-precision
+// checkpoints not modelled), and DeepSeek-V3's multi-token-prediction module, which vLLM loads only
+// for MTP speculative decoding.
+TEST(KvPlanner, NotesForOneWeightDtypeAndTheMtpModule) {
+  KvPlanRequest r;
+  r.memory = gpu_memory(*tutor::hw::find_gpu("h200"));
+  r.gpus = 8;
+  r.tp = 8;
+  r.context = 4096;
+  const auto v3 = b05::load_shipped_model("deepseek-v3");
+  EXPECT_FALSE(has_note(plan_kv(v3, r), "Mixed-precision"));
+  r.weight_bytes_per_param = 1;
+  EXPECT_TRUE(has_note(plan_kv(v3, r), "Mixed-precision"));
+  r.weight_bytes_per_param = 0.5;
+  EXPECT_TRUE(has_note(plan_kv(b05::load_shipped_model("gpt-oss-120b"), r), "MXFP4"));
+  EXPECT_FALSE(has_note(plan_kv(v3, r), "num_nextn_predict_layers"));
+  r.mtp_layers = 1;
+  EXPECT_TRUE(has_note(plan_kv(v3, r), "num_nextn_predict_layers 1"));
 }

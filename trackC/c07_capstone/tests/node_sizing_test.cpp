@@ -10,11 +10,14 @@
 //   parameters     70,553,706,496 (B05; Meta's 70.6B), of which the input embedding is
 //                  128,256 x 8,192 = 1,050,673,152 and the decoder's linear layers
 //                  12,079,595,520 (attention) + 56,371,445,760 (MLP) = 68,451,041,280
-//   pool per GPU   79.22 GiB x 0.9 - 70,553,706,496 x 2 / 8 B - 1.26 GiB - 1.79 GiB
-//                  = 55,642,305,380 B (51.82 GiB)
+//   weights / GPU  one rank's share (B05 tensor_parallel.hpp): the 80 x 2 x 8192 + 8192 = 1,318,912
+//                  RMSNorm scales whole, the rest split: (70,553,706,496 - 1,318,912) / 8 + 1,318,912
+//                  = 8,820,367,360 parameters = 17,640,734,720 B
+//   pool per GPU   79.22 GiB x 0.9 - 17,640,734,720 B - 1.26 GiB - 1.79 GiB
+//                  = 55,639,997,284 B (51.82 GiB)
 //   KV per token   2 x 80 x 8 x 128 x 2 B = 327,680 B; per GPU (1 of 8 KV heads) 40,960 B
-//   pages          floor(55,642,305,380 / (16 x 40,960)) = 84,903 -> 1,358,448 tokens
-//   B_pool         84,903 / (4096 / 16 = 256 pages per sequence) = 331 sequences
+//   pages          floor(55,639,997,284 / (16 x 40,960)) = 84,899 -> 1,358,384 tokens
+//   B_pool         84,899 / (4096 / 16 = 256 pages per sequence) = 331 sequences
 //   rates          3350 x 0.8 = 2680 GB/s; 989.5 x 0.7 = 692.65 TFLOP/s
 //   weights read   (70,553,706,496 - 1,050,673,152) x 2 / 8 = 17,375,758,336 B -> 6.48349 ms
 //   KV / sequence  327,680 x 4096 / 8 = 167,772,160 B -> 0.0626016 ms
@@ -79,8 +82,8 @@ TEST(C07Node, Llama31_70B_On8xH100_KvPoolHoldsMillionsOfTokens) {
   EXPECT_EQ(n.replicas, 1);
   EXPECT_EQ(v.plan.kv_bytes_per_token_model, 327680);
   EXPECT_EQ(v.plan.kv_bytes_per_token_per_gpu, 40960);
-  EXPECT_EQ(v.plan.pool.blocks, 84903);
-  EXPECT_EQ(v.pool_tokens_node, 1358448);
+  EXPECT_EQ(v.plan.pool.blocks, 84899);
+  EXPECT_EQ(v.pool_tokens_node, 1358384);
   EXPECT_EQ(v.pool_sequences, 331);
 }
 
@@ -102,7 +105,7 @@ TEST(C07Node, Llama31_70B_On8xH100_SloBatchMatchesTheHandDerivation) {
 
 TEST(C07Node, Llama31_70B_On8xH100_SloCapsTheTokenBudgetFarBelowTheHbmPool) {
   // The classic finding in per-step tokens: a 50 ms step computes 564 tokens while HBM holds
-  // 1,358,448: 564 / 1,358,448 = 4.15e-4, three to four orders of magnitude below the pool.
+  // 1,358,384: 564 / 1,358,384 = 4.15e-4, three to four orders of magnitude below the pool.
   const VariantSizing& v = llama70b_on_8_h100(50).variants.front();
   EXPECT_GE(v.pool_tokens_node, 1'000'000);
   EXPECT_LT(v.pool_tokens_node, 10'000'000);
@@ -110,7 +113,7 @@ TEST(C07Node, Llama31_70B_On8xH100_SloCapsTheTokenBudgetFarBelowTheHbmPool) {
   EXPECT_LT(v.slo.batch, 1000);
   EXPECT_GT(v.token_budget_fraction, 1e-4);
   EXPECT_LT(v.token_budget_fraction, 1e-3);
-  EXPECT_NEAR(v.token_budget_fraction, 564.0 / 1358448.0, 1e-12);
+  EXPECT_NEAR(v.token_budget_fraction, 564.0 / 1358384.0, 1e-12);
 }
 
 TEST(C07Node, Llama31_70B_On8xH100_At50msThePoolBindsInKvTokensAndTheCrossoverIs33ms) {
@@ -121,7 +124,7 @@ TEST(C07Node, Llama31_70B_On8xH100_At50msThePoolBindsInKvTokensAndTheCrossoverIs
   EXPECT_EQ(v.binds, Binding::hbm_pool);
   EXPECT_EQ(v.batch, 331);
   EXPECT_NEAR(v.binds_factor, 564.0 / 331.0, 1e-12);
-  EXPECT_NEAR(v.kv_budget_ratio, 564.0 * 4096 / 1358448.0, 1e-12);
+  EXPECT_NEAR(v.kv_budget_ratio, 564.0 * 4096 / 1358384.0, 1e-12);
   EXPECT_NEAR(v.crossover_slo_ms, 32.979, 1e-3);
   // 331 sequences / 32.979 ms = 10,037 tokens/s for the node.
   EXPECT_NEAR(v.tokens_per_s_node, 331 / 32.979e-3, 1);
@@ -129,7 +132,7 @@ TEST(C07Node, Llama31_70B_On8xH100_At50msThePoolBindsInKvTokensAndTheCrossoverIs
 
 TEST(C07Node, Llama31_70B_On8xH100_ASloTighterThanTheCrossoverCapsKvFarBelowThePool) {
   // At 10 ms: (10 - 2.4 - 6.48349) / 0.0727961 = 15.3 -> 15 sequences, reading 15 x 4096 =
-  // 61,440 KV tokens = 4.5% of the 1,358,448-token pool; the SLO binds by 331 / 15 = 22x.
+  // 61,440 KV tokens = 4.5% of the 1,358,384-token pool; the SLO binds by 331 / 15 = 22x.
   const VariantSizing& v = llama70b_on_8_h100(10).variants.front();
   EXPECT_EQ(v.slo.batch, 15);
   EXPECT_EQ(v.binds, Binding::slo);
@@ -153,9 +156,9 @@ TEST(C07Node, Llama31_70B_WeightOnlyFp8LowersTheStepByTheLinearWeightBytesSavedO
 
 TEST(C07Node, Llama31_70B_Fp8KvDoublesThePoolAndW8A8BuysNothingInAMemoryBoundDecode) {
   const NodeSizing n = llama70b_on_8_h100(50);
-  // Same pool bytes, half the bytes per token: floor(55,642,305,380 / (16 x 20,480)) = 169,806
-  // pages = 2 x 84,903 -> 2,716,896 tokens.
-  EXPECT_EQ(variant(n, "fp8-kv").pool_tokens_node, 2716896);
+  // Same pool bytes, half the bytes per token: floor(55,639,997,284 / (16 x 20,480)) = 169,799
+  // pages -> 2,716,784 tokens.
+  EXPECT_EQ(variant(n, "fp8-kv").pool_tokens_node, 2716784);
   // W8A8 doubles the matmul rate, but at B = 331 decode is memory-bound (24.0 ms of HBM time
   // against 4.9 ms of compute with fp8 weights), so its step equals weight-only fp8's.
   const auto w8a16 = tutor::c07::decode_step_time(variant(n, "fp8-weights").step, 331);

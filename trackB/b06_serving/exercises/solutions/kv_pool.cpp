@@ -4,9 +4,10 @@
 //     are fewer heads than ranks it replicates them, one per GPU (ModelConfig.get_num_kv_heads);
 //     an MLA model caches one latent per token that has no heads to split: every rank holds all
 //     of it. So a GPU's share of a token's KV is heads_per_gpu / kv_heads (1 under MLA).
-//   pool per GPU = total x utilization - weights / TP - activation peak - non-torch - CUDA graphs,
-//     the weights being every parameter the engine loads: a multimodal checkpoint's vision tower
-//     and projector too (b05::ParamCount::total_with_vision);
+//   pool per GPU = total x utilization - this GPU's weights - activation peak - non-torch - CUDA graphs,
+//     the weights being one rank's share of every parameter the engine loads (a multimodal
+//     checkpoint's vision tower and projector too): the split tensors / TP plus those vLLM keeps
+//     whole on every rank (norms, routers, MLA down-projections), b05::weight_bytes_per_gpu;
 //   page bytes = block_size x (one token of every layer on this GPU, windows ignored: a page spans
 //     all layers); pages = floor(pool / page bytes), 0 when the pool is negative.
 //   sequence pages = ceil(window-capped KV bytes of one sequence on this GPU / page bytes): the
@@ -19,6 +20,7 @@
 
 #include "calculator.hpp"
 #include "kv_pool.hpp"
+#include "tensor_parallel.hpp"
 
 namespace tutor::b06::exercise {
 
@@ -31,8 +33,9 @@ KvPoolAnswer kv_pool(const b05::ModelConfig& model, const EngineStartup& s) {
     a.kv_heads_per_gpu = std::max<std::int64_t>(1, model.num_kv_heads / s.tp);
     share = static_cast<double>(a.kv_heads_per_gpu) / static_cast<double>(model.num_kv_heads);
   }
-  // A multimodal checkpoint's vision tower is loaded with the text model: it takes memory too.
-  const double weights_per_gpu = b05::count_params(model).total_with_vision * s.weight_bytes_per_param / s.tp;
+  // Not total / TP: norms, routers and MLA's down-projections are whole on every rank, and a
+  // multimodal checkpoint's vision tower is loaded (and split) with the text model.
+  const double weights_per_gpu = b05::weight_bytes_per_gpu(model, s.tp, s.weight_bytes_per_param);
   const double pool = s.total_memory_bytes * s.memory_utilization - weights_per_gpu - s.activation_bytes -
                       s.non_torch_bytes - s.cuda_graph_bytes;
   const double page = s.block_size * b05::kv_bytes_per_token_uncapped(model, s.kv_bytes_per_element) * share;
