@@ -34,8 +34,8 @@ struct KvPoolAnswer {
   std::int64_t max_sequences = 0;     ///< sequences of `context` tokens the node holds at once
 };
 
-/// You may call B05's calculator (calculator.hpp): b05::count_params, b05::kv_bytes_per_token_uncapped,
-/// b05::kv_bytes_for_context.
+/// You may call B05's library: calculator.hpp (b05::count_params, b05::kv_bytes_per_token_uncapped,
+/// b05::kv_bytes_for_context) and tensor_parallel.hpp (what one rank of a TP group holds); not plan_kv.
 KvPoolAnswer kv_pool(const b05::ModelConfig& model, const EngineStartup& startup);
 
 }  // namespace tutor::b06::exercise
