@@ -602,7 +602,7 @@ class Grading {
       const bool ok = c.at("passed").get<bool>();
       (ok ? passed : failed) += 1;
       if (!ok && first_failed.empty())
-        first_failed = fmt::format("{}: expected {}, got {}", printable(case_name, 40), printable(c.at("expected").dump(), 40),
+        first_failed = fmt::format("{}: expected {}, got {}", printable(case_name, 100), printable(c.at("expected").dump(), 40),
                                    printable(c.at("got").dump(), 80));
       const double tol = c.contains("tolerance") && finite(c.at("tolerance")) ? c.at("tolerance").get<double>()
                                                                                 : a_.case_tolerance;
