@@ -105,8 +105,10 @@ const auto step = [](auto... a) { return launcher_step<RidgeCase, RidgeLauncher>
 
 std::vector<Step<RidgeCase>> steps() {
   return {
-      step(1, "sweep_kernel", "B02's sweep kernel (cuda/sweep.cu) at the same k: 4 float4 loads in flight and 16 "
-                              "independent FMA chains per thread", "on the ridge", TUTOR_LAUNCHER(launch_sweep_fp32)),
+      // A reference row: it runs with every --variant, so the exercise is always timed beside it.
+      step(0, "sweep_kernel", "B02's sweep kernel (cuda/sweep.cu) at the same k: 4 float4 loads in flight and 16 "
+                              "independent FMA chains per thread", "on the ridge", TUTOR_LAUNCHER(launch_sweep_fp32),
+           StepRole::reference),
       step(0, "exercise_ridge", "your kernel from exercises/, at the k your exercise_flops_per_element returns for "
                                 "this GPU's measured roofs", "as sweep_kernel", TUTOR_LAUNCHER(launch_exercise_ridge),
            StepRole::exercise),
