@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -183,10 +184,10 @@ TEST(Rubrics, RunSectionsNameOnlyOptionsTheLabHasWithinItsRanges) {
         const std::string line = option_line(help, d.option);
         EXPECT_NE(line, "") << where << a.lab << " has no " << d.option;
         // CLI11 prints an integer range as [lo..hi]; the draws must stay inside it.
-        const auto open = line.find('[');
-        const auto dots = line.find("..", open == std::string::npos ? 0 : open);
-        if (open == std::string::npos || dots == std::string::npos) continue;
-        const long long lo = std::stoll(line.substr(open + 1)), hi = std::stoll(line.substr(dots + 2));
+        static const std::regex range(R"(\[(-?[0-9]+)\.\.(-?[0-9]+)[;\]])");
+        std::smatch m;
+        if (!std::regex_search(line, m, range)) continue;
+        const long long lo = std::stoll(m[1].str()), hi = std::stoll(m[2].str());
         EXPECT_GE(d.min, lo) << where << d.option << " draws below " << lo;
         EXPECT_LE(d.max, hi) << where << d.option << " draws above " << hi;
       }
