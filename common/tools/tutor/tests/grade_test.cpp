@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -194,6 +195,39 @@ TEST(Rubrics, RunSectionsNameOnlyOptionsTheLabHasWithinItsRanges) {
     }
   }
   if (checked == 0) GTEST_SKIP() << "no lab of a rubric's run section is built in this configure";
+}
+
+TEST(Rubrics, HostExerciseSolutionsPassAndStubsFail) {
+  // Each host exercise's checker, built against the worked solution and against the stub, writes
+  // its record; the module's rubric passes the first and fails the second on its cases.
+  TempDir dir;
+  std::size_t checked = 0;
+  for (const auto& e : fs::directory_iterator(kRubrics)) {
+    if (e.path().extension() != ".json") continue;
+    const Rubric rubric = load_rubric(e.path().string());
+    for (const auto& a : rubric.assignments) {
+      if (a.record != RecordType::exercise) continue;
+      for (const std::string suffix : {"_solution", ""}) {
+        const std::string exe = std::string(TUTOR_BINARY_DIR) + "/" + a.lab + suffix;
+        if (!fs::exists(exe)) continue;  // not built in this configure
+        const std::string out = (dir.path / (a.lab + suffix + ".json")).string();
+        const int rc = std::system(("'" + exe + "' --json '" + out + "' > /dev/null 2>&1").c_str());
+        ASSERT_TRUE(WIFEXITED(rc)) << exe;
+        EXPECT_EQ(WEXITSTATUS(rc), suffix.empty() ? 1 : 0) << exe;
+        const json record = read_record(out);
+        const Grade g = grade_record(record, rubric, choose_assignment(rubric, a.lab, a.name));
+        if (suffix.empty()) {
+          EXPECT_FALSE(g.passed) << exe;
+          EXPECT_FALSE(check_named(g, "every case passed").passed) << exe << ": " << g.reason;
+          EXPECT_TRUE(check_named(g, "counts agree with the cases").passed) << exe;
+        } else {
+          EXPECT_TRUE(g.passed) << exe << ": " << g.reason;
+        }
+        ++checked;
+      }
+    }
+  }
+  if (checked == 0) GTEST_SKIP() << "no host exercise checker is built in this configure";
 }
 
 TEST(Rubrics, CreditIsLinearBetweenZeroAndFull) {
