@@ -587,6 +587,21 @@ TEST(CommittedRecords, ThrottledRunIsNotedNotGraded) {
   EXPECT_NE(g.warnings[0].find("sw_power_cap"), std::string::npos);
 }
 
+TEST(KnownBad, ModelOutputIsNotAMeasurement) {
+  json r = load(kA02);
+  r["kind"] = "model";  // --model's floors, presented as a run
+  const Grade g = grade_as(r, "A02", "ladder");
+  EXPECT_EQ(g.reason, "kind: must be 'measurement', got 'model'");
+}
+
+TEST(KnownBad, RequiredStepSkippedOnThisGpu) {
+  json r = load(kA02);
+  json& v = variant(r, "tile64_vec4");
+  v["skipped"] = "needs sm_90; this GPU is sm_75";
+  const Grade g = grade_as(r, "A02", "ladder");
+  EXPECT_EQ(g.reason, "step tile64_vec4: skipped: needs sm_90; this GPU is sm_75");
+}
+
 TEST(KnownBad, TopLevelThatIsNotAnObject) {
   TempDir dir;
   EXPECT_THROW(read_record(dir.write("list.json", "[1, 2]")), InputError);
