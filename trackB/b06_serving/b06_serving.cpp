@@ -60,6 +60,10 @@ std::string count_text(double v) {
   return fmt::format("{:.3e}", v);
 }
 std::string gib(double bytes) { return fmt::format("{:.2f} GiB", bytes / kGiB); }
+/// A parameter count in billions, or millions below 1B ("70.55B", "1.319M").
+std::string params_text(double p) {
+  return p >= 1e9 ? fmt::format("{:.4g}B", p / 1e9) : fmt::format("{:.4g}M", p / 1e6);
+}
 
 // ---- model and GPU choice (kv and batch) -------------------------------------------------
 
@@ -259,11 +263,11 @@ void print_kv(std::FILE* out, const KvSetup& s, const KvOptions& o) {
     fmt::print(out, "  - weights    {:>12}  = {:.4g}B params x {:g} B ({})\n", gib(p.weight_bytes_per_gpu),
                share.params_per_gpu / 1e9, s.request.weight_bytes_per_param, o.weight_dtype);
   else
-    fmt::print(out, "  - weights    {:>12}  = {:.4g}B params x {:g} B ({}): {:.4g}B sharded / TP {} + {:.4g}B replicated "
-                    "(kept whole on every GPU){} (as b05_transformer calc --tp)\n",
-               gib(p.weight_bytes_per_gpu), share.params_per_gpu / 1e9, s.request.weight_bytes_per_param, o.weight_dtype,
-               share.sharded_params / 1e9, s.request.tp, share.replicated_params / 1e9,
-               share.kv_head_copy_params > 0 ? fmt::format(" + {:.4g}B KV-head copies", share.kv_head_copy_params / 1e9)
+    fmt::print(out, "  - weights    {:>12}  = {} params x {:g} B ({}): {} sharded / TP {} + {} replicated (kept whole on "
+                    "every GPU){} (as b05_transformer calc --tp)\n",
+               gib(p.weight_bytes_per_gpu), params_text(share.params_per_gpu), s.request.weight_bytes_per_param,
+               o.weight_dtype, params_text(share.sharded_params), s.request.tp, params_text(share.replicated_params),
+               share.kv_head_copy_params > 0 ? fmt::format(" + {} KV-head copies", params_text(share.kv_head_copy_params))
                                              : std::string());
   const ActivationPeak& a = p.activation;
   if (p.activation_modelled)
