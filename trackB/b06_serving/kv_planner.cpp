@@ -305,9 +305,10 @@ KvPlan plan_kv(const b05::ModelConfig& model, const KvPlanRequest& r) {
       plan.binds = Binding::scheduler;
       plan.binds_why = fmt::format(
           "the pool holds {} sequences of {} tokens per replica ({} pages / {} per sequence) but the scheduler runs at "
-          "most max_num_seqs = {} at once (vLLM --max-num-seqs; {}): {} sequences on the node",
+          "most max_num_seqs = {} at once (vLLM --max-num-seqs, {}): {} sequences on the node",
           per_replica, plan.context, plan.pool.blocks, plan.blocks_per_sequence, plan.scheduler.max_num_seqs,
-          plan.scheduler.why, plan.scheduled_sequences);
+          r.max_num_seqs > 0 ? std::string("given") : fmt::format("the vLLM {} default for this GPU", plan.engine.name),
+          plan.scheduled_sequences);
     } else if (plan.max_sequences == 0)
       plan.binds_why = fmt::format(
           "one sequence of {} tokens needs {} pages but the pool holds {} (vLLM refuses to start: the max seq len "
