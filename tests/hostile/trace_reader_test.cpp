@@ -58,14 +58,26 @@ TEST(TraceReader, AnEndlessLineIsRefusedPast1KiB) {
   EXPECT_LE(buf.bytes_read(), 128u << 10);
 }
 
-TEST(TraceReader, EndlessBlankLinesStopAtTheLineLimit) {
+TEST(TraceReader, EndlessBlankLinesAreRefusedAfter1000InARow) {
   EndlessBuf buf("timestamp_s,prompt_tokens,output_tokens\n", "\n");
+  // The header is line 1; blank lines 2 to 1001 are the 1000 allowed, line 1002 is refused.
+  EXPECT_EQ(refusal(buf), "trace.csv:1002: row: more than 1000 blank lines in a row (a trace is a header and one "
+                          "request per line)");
+  EXPECT_LE(buf.bytes_read(), 128u << 10);
+}
+
+TEST(TraceReader, BlankLinesBetweenRowsStopAtTheLineLimit) {
+  // Each row follows a blank line, so no run passes 1000: the 25,000,000-line limit stops it
+  // (12,500,000 rows, under the row limit).
+  EndlessBuf buf("timestamp_s,prompt_tokens,output_tokens\n", "\n0,1,1\n");
   EXPECT_NE(refusal(buf).find("more than 25000000 lines"), std::string::npos);
 }
 
-TEST(TraceReader, EndlessRowsStopAtTheRowLimit) {
+TEST(TraceReader, EndlessRowsStopBeingReadAtMaxRows) {
   EndlessBuf buf("timestamp_s,prompt_tokens,output_tokens\n", "0,1,1\n");
-  EXPECT_EQ(refusal(buf), "trace.csv:20000002: row: more than 20000000 requests");
+  std::istream in(&buf);
+  EXPECT_EQ(parse_trace_csv(in, "trace.csv", 1000).size(), 1000u);
+  EXPECT_LE(buf.bytes_read(), 128u << 10);  // the rest of an endless stream is never read
 }
 
 TEST(TraceReader, EscapeSequencesAndUtf8AreNotText) {
