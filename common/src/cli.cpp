@@ -18,13 +18,27 @@
 namespace tutor {
 
 namespace {
-std::string one_line(std::string text) {
-  for (auto& ch : text) {
-    if (ch == '\n' || ch == '\r') ch = ' ';
-    // Other control bytes (an escape sequence quoted from a hostile file) must not reach the terminal.
-    else if ((static_cast<unsigned char>(ch) < 0x20 && ch != '\t') || ch == 0x7f) ch = '?';
+/// The message as one printable ASCII line. A newline becomes a space; other control bytes (an
+/// escape sequence quoted from a hostile file or option) become '?'; every byte >= 0x80 is
+/// written \xHH, so that neither a C1 control (U+009B is a terminal's CSI, as UTF-8 C2 9B or a
+/// bare 9B) nor a byte that is not UTF-8 reaches the terminal. Our own messages are ASCII.
+std::string one_line(const std::string& text) {
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (ch == '\n') out += ' ';
+    else if (c < 0x20 || c == 0x7f) out += '?';
+    else if (c >= 0x80) out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
+    else out += ch;
   }
-  return text;
+  return out;
+}
+
+/// An option value quoted in a message: at most 40 bytes, printable (one_line).
+std::string quoted_option(const std::string& s) {
+  return "'" + one_line(s.substr(0, 40)) + (s.size() > 40 ? "...'" : "'");
 }
 }  // namespace
 
@@ -33,10 +47,10 @@ const CLI::Validator& decimal_integer() {
       [](std::string& s) -> std::string {
         const bool digits = !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
         if (!digits || (s.size() > 1 && s[0] == '0'))
-          return "'" + s + "' is not a plain decimal integer";
+          return quoted_option(s) + " is not a plain decimal integer";
         std::uint64_t value = 0;
         const auto r = std::from_chars(s.data(), s.data() + s.size(), value);
-        if (r.ec != std::errc()) return "'" + s + "' is too large";
+        if (r.ec != std::errc()) return quoted_option(s) + " is too large";
         return "";
       },
       "INT");
@@ -51,7 +65,7 @@ const CLI::Validator& finite_number() {
         // strtod also reads hex ("0x10") and "infinity": only decimal numbers are accepted.
         if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(d) ||
             s.find_first_of("xXpP") != std::string::npos)
-          return "'" + s + "' is not a finite decimal number";
+          return quoted_option(s) + " is not a finite decimal number";
         return "";
       },
       "NUMBER");
@@ -180,9 +194,8 @@ int parse_command_line(CLI::App& app, int argc, char** argv) {
     std::fputs(app.help("", CLI::AppFormatMode::All).c_str(), stdout);
     return kExitOk;
   } catch (const CLI::ParseError& e) {
-    std::string what = e.what();
-    for (auto& ch : what)
-      if (ch == '\n') ch = ' ';
+    // CLI11 quotes the values it refuses: escaped like every other message.
+    const std::string what = one_line(e.what());
     std::fprintf(stderr, "%s: error: %s (see --help)\n", app.get_name().c_str(), what.c_str());
     return kExitBadInput;
   }

@@ -927,7 +927,8 @@ std::string normalized(std::string_view name) {
   out.reserve(name.size());
   for (const char c : name) {
     const auto byte = static_cast<unsigned char>(c);
-    if (std::isspace(byte) != 0 || c == '-' || c == '_') continue;
+    // Spaces only: a newline or tab inside a name ("h1\n00") is not a spelling of "h100".
+    if (c == ' ' || c == '-' || c == '_') continue;
     out.push_back(static_cast<char>(std::tolower(byte)));
   }
   return out;

@@ -42,6 +42,8 @@ CLI::Validator number_in(NumberRange range) {
         const double d = std::strtod(s.c_str(), &end);
         // "1e400" reads as inf: a number too large is refused even where "inf" itself is allowed.
         if (end != s.c_str() + s.size() || !std::isfinite(d) || !range.contains(d)) return why;
+        // "-0", "-0.0e5": the value is 0, and a report that echoes the option must not print "-0".
+        if (d == 0) s = "0";
         return "";
       },
       "NUMBER in [" + fmt::format("{:g}", range.lo) + " - " + fmt::format("{:g}", range.hi) + "]");

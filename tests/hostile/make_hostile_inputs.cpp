@@ -97,6 +97,14 @@ int main(int argc, char** argv) try {
   write(out / "gpu_overflow.json", with_value(gpu, "memory_GB", "1e400"));
   write(out / "gpu_huge_memory.json", with_value(gpu, "memory_GB", "1e300"));
   write(out / "gpu_subnormal.json", with_value(gpu, "hbm_bandwidth_GBps", "5e-324"));
+  // Tiny positive rates, each a normal double (made every step cost inf, or printed absurd times).
+  write(out / "gpu_tiny_bandwidth.json", with_value(gpu, "hbm_bandwidth_GBps", "1e-300"));
+  write(out / "gpu_tiny_bf16.json", with_value(gpu, "bf16_TFLOPs", "2.3e-308"));
+  write(out / "gpu_tiny_fp8.json", with_member(gpu, "fp8_TFLOPs", "1e-300"));
+  write(out / "gpu_tiny_interconnect.json", with_member(gpu, "interconnect_GBps", "2.3e-308"));
+
+  // A C1 control (U+009B, a terminal's CSI) in model_type: echoed, it must be escaped.
+  write(out / "c1_model_type.json", with_value(llama, "model_type", "\"\\u009b31mXX\""));
 
   // Traces: 1 GiB of NUL bytes (a sparse file: no disk is used), a line of 4 MiB, a binary
   // byte after a good row.
@@ -110,6 +118,14 @@ int main(int argc, char** argv) try {
   write(out / "trace_huge_sequence.csv",
         "timestamp_s,prompt_tokens,output_tokens\n0,2147483647,2147483647\n");
   write(out / "trace_escape.csv", "timestamp_s,prompt_tokens,output_tokens\n0,10,10\n0,\x1b[2J,1\n");
+  // Lines of spaces after the header (a million of them were read whole, 1 GiB, before refusing).
+  {
+    std::string blank = "timestamp_s,prompt_tokens,output_tokens\n";
+    for (int i = 0; i < 2000; ++i) blank += std::string(100, ' ') + "\n";
+    write(out / "trace_blank_lines.csv", blank + "0,10,10\n");
+  }
+  // Good rows, then a bad one: --requests 2 reads the first two rows and stops.
+  write(out / "trace_bad_last_row.csv", "timestamp_s,prompt_tokens,output_tokens\n0,10,10\n1,20,20\n2,30,30\nbad\n");
 
   // A data folder whose models/ holds a link loop, a dangling link and one good config.
   const fs::path models = out / "data_with_loop/models";
@@ -118,6 +134,14 @@ int main(int argc, char** argv) try {
   fs::create_symlink("loop.json", models / "loop.json");
   fs::create_symlink("missing-target.json", models / "dangling.json");
   write(models / "llama-3.1-8b.json", llama);
+
+  // A data folder with one good config and one that is an empty object (b05 table exited 1
+  // after half a table).
+  const fs::path bad_models = out / "data_with_bad_config/models";
+  fs::remove_all(out / "data_with_bad_config");
+  fs::create_directories(bad_models);
+  write(bad_models / "llama-3.1-8b.json", llama);
+  write(bad_models / "zz-empty.json", "{}\n");
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "make_hostile_inputs: %s\n", e.what());

@@ -12,6 +12,7 @@
 // the formula comes from. The table, --explain and --json all print those same rows.
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -470,6 +471,21 @@ int run_calc(CalcOptions o, Outputs& out, int argc, char** argv) {
 
 // ---- every shipped model side by side ---------------------------------------------------------
 
+/// One model's row of `table`.
+std::string table_row(const std::string& stem, const ModelConfig& m, std::int64_t context, double wbytes,
+                      double kvbytes) {
+  const ParamCount p = count_params(m);
+  // A context past the model's positions is still computed (a model, not a validator), and flagged.
+  const bool past = m.max_position_embeddings > 0 && context > m.max_position_embeddings;
+  return fmt::format("| {} | {} | {} | {} | {} | {} | {} | {}{} | {} |\n", stem, m.model_type, thousands(p.total),
+                     m.is_moe() ? thousands(p.active) : std::string("= total"),
+                     m.vision_params > 0 ? thousands(p.total_with_vision) : std::string(""),
+                     bytes_text(p.total_with_vision * wbytes), thousands(kv_bytes_per_token_full(m, kvbytes)),
+                     thousands(kv_bytes_for_context(m, kvbytes, context)),
+                     past ? fmt::format(" (past its {} positions)", thousands(double(m.max_position_embeddings))) : "",
+                     layer_summary(m));
+}
+
 /// `table`: one Markdown row per shipped model at one context and dtype: the numbers a reader
 /// compares across models, each the same value `calc` prints for that model.
 int run_table(std::int64_t context, const std::string& dtype, std::string kv_dtype) {
@@ -480,25 +496,26 @@ int run_table(std::int64_t context, const std::string& dtype, std::string kv_dty
   if (!kvbytes) throw UsageError("--kv-dtype: unknown '" + kv_dtype + "'; allowed: " + known_dtypes());
   const auto stems = shipped_models();
   if (stems.empty()) throw UsageError("table: no configs found in " + models_dir());
+  // Every row is computed before the first line is printed: a bad config in the models folder
+  // is one line naming its file and key, exit 2, never half a table.
+  std::vector<std::string> rows;
+  for (const auto& stem : stems) {
+    const std::string path = (std::filesystem::path(models_dir()) / (stem + ".json")).string();
+    try {
+      rows.push_back(table_row(stem, load_shipped_model(stem), context, *wbytes, *kvbytes));
+    } catch (const ConfigError& e) {
+      throw UsageError("table: " + path + ": " + e.what());
+    } catch (const UsageError& e) {
+      throw UsageError("table: " + path + ": " + e.what());
+    }
+  }
   fmt::print("kind: model (computed from each config's shapes; weights {}, KV cache {}, context {} tokens)\n\n", dtype,
              kv_dtype, thousands(double(context)));
   fmt::print("| model | model_type | parameters | active per token | with vision tower | weights ({}) | KV per token past "
              "every window (B) | KV of one {}-token sequence (B) | layers |\n",
              dtype, thousands(double(context)));
   fmt::print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
-  for (const auto& stem : stems) {
-    const ModelConfig m = load_shipped_model(stem);
-    const ParamCount p = count_params(m);
-    // A context past the model's positions is still computed (a model, not a validator), and flagged.
-    const bool past = m.max_position_embeddings > 0 && context > m.max_position_embeddings;
-    fmt::print("| {} | {} | {} | {} | {} | {} | {} | {}{} | {} |\n", stem, m.model_type, thousands(p.total),
-               m.is_moe() ? thousands(p.active) : std::string("= total"),
-               m.vision_params > 0 ? thousands(p.total_with_vision) : std::string(""),
-               bytes_text(p.total_with_vision * *wbytes), thousands(kv_bytes_per_token_full(m, *kvbytes)),
-               thousands(kv_bytes_for_context(m, *kvbytes, context)),
-               past ? fmt::format(" (past its {} positions)", thousands(double(m.max_position_embeddings))) : "",
-               layer_summary(m));
-  }
+  for (const auto& row : rows) fmt::print("{}", row);
   return kExitOk;
 }
 

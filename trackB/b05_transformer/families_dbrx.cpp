@@ -53,6 +53,10 @@ void rule_dbrx(const ConfigReader& r, ModelConfig& m) {
 
   const ConfigReader attn = nested(r, "attn_config");
   m.num_kv_heads = nested_required(attn, "attn_config", "kv_n_heads");
+  // Checked here, under the key this config spells it with (the shared check says num_key_value_heads).
+  if (m.num_heads > 0 && m.num_heads % m.num_kv_heads != 0)
+    r.refuse("attn_config.kv_n_heads", "must divide n_heads (" + std::to_string(m.num_heads) + "), got " +
+                                           std::to_string(m.num_kv_heads));
 
   const ConfigReader ffn = nested(r, "ffn_config");
   m.intermediate_size = m.moe_intermediate_size = nested_required(ffn, "ffn_config", "ffn_hidden_size");

@@ -149,6 +149,10 @@ void rule_falcon(const ConfigReader& r, ModelConfig& m) {
   const bool multi_query = r.boolean("multi_query").value_or(true);
   if (new_arch) {
     m.num_kv_heads = kv.value_or(m.num_heads);
+    // Checked here, under the key this config spells it with (the shared check says num_key_value_heads).
+    if (kv && m.num_heads % *kv != 0)
+      r.refuse(r.has("num_kv_heads") ? "num_kv_heads" : "n_head_kv",
+               "must divide num_attention_heads (" + std::to_string(m.num_heads) + "), got " + std::to_string(*kv));
   } else if (multi_query) {
     m.num_kv_heads = 1;
   } else {

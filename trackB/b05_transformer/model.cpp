@@ -128,9 +128,18 @@ ModelConfig parse_hf_config(const json& config_in, std::string name) {
     throw ConfigError("model_type", "'" + m.model_type.substr(0, 64) +
                                         "' is not a family this calculator knows (its biases, norms and layer "
                                         "pattern would be guessed); known: " + known_families());
-  fam->rule(r, m);
+  try {
+    fam->rule(r, m);
+    validate(m);
+  } catch (const ConfigError& e) {
+    // The rules read the merged object: a key that came from text_config is named there.
+    const std::string field = e.field();
+    const std::string top = field.substr(0, field.find_first_of("./"));
+    const auto tc = config_in.find("text_config");
+    if (tc == config_in.end() || !tc->is_object() || !tc->contains(top)) throw;
+    throw ConfigError("text_config/" + field, std::string(e.what()).substr(field.size() + 2));
+  }
   m.follows = std::string(fam->follows);
-  validate(m);
   // A window at least as long as every context the model takes keeps every token: the layer
   // is full attention (Phi-3-mini-128k's sliding_window 262144 > its 131072 positions).
   if (m.max_position_embeddings > 0)

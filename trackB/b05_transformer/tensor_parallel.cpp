@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "calculator.hpp"
 
 namespace tutor::b05 {
@@ -86,11 +88,16 @@ TensorParallelShare tensor_parallel_share(const ModelConfig& m, int tp, double b
   s.decode_bytes_per_gpu = s.weight_read_bytes_per_gpu + s.kv_bytes_for_context_per_gpu;
   // Counts are printed as exact integers: refuse what an int64 cannot hold (a config far beyond
   // any model) rather than print a wrapped number.
-  for (const double v : {s.params_per_gpu, s.weight_bytes_per_gpu, s.kv_bytes_per_token_per_gpu,
-                         s.prefill_bytes_per_gpu, s.decode_bytes_per_gpu})
+  for (const double v : {s.params_per_gpu, s.weight_bytes_per_gpu, s.kv_bytes_per_token_per_gpu})
     require(std::isfinite(v) && v >= 0 && v < 9e15,
             "--tp: the config's per-GPU sizes exceed what this tool reports (" + std::to_string(v) +
                 "); check hidden_size, num_hidden_layers, intermediate_size and vocab_size");
+  // The bytes of a step grow with the context: past the bound, the context is what to change
+  // (a 2^30-token context on a wide config), not --tp.
+  for (const double v : {s.prefill_bytes_per_gpu, s.decode_bytes_per_gpu})
+    require(std::isfinite(v) && v >= 0 && v < 9e15,
+            "--context: " + std::to_string(context) + " tokens give one GPU " + fmt::format("{:.3g}", v) +
+                " B to read per step, past what this tool reports (9e15 B); give a shorter --context");
   return s;
 }
 

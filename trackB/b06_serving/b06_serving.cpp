@@ -97,12 +97,13 @@ struct KvOptions {
   std::int64_t context = 0;  ///< 0 = the model's max_position_embeddings
   std::int64_t max_num_batched_tokens = 0, max_num_seqs = 0;  ///< kv only; 0 = the engine's default for the GPU
   // Which of the options with a "not given" default the user gave (a given 0 is an error).
-  bool context_given = false, tp_given = false, gpu_memory_given = false, activation_given = false,
+  bool context_given = false, tp_given = false, gpus_given = false, gpu_memory_given = false, activation_given = false,
        non_torch_given = false, cuda_graph_given = false, utilization_given = false;
 
   void mark_given(const CLI::App* app) {
     context_given = app->count("--context") > 0;
     tp_given = app->count("--tp") > 0;
+    gpus_given = app->count("--gpus") > 0;
     gpu_memory_given = app->count("--gpu-memory-gib") > 0;
     activation_given = app->count("--activation-reserve-gib") > 0;
     non_torch_given = app->count("--non-torch-gib") > 0;
@@ -134,24 +135,24 @@ void add_kv_options(CLI::App* app, KvOptions& o) {
   app->add_option("--memory-utilization", o.memory_utilization,
                   "fraction of each GPU's total memory the engine may use, in (0, 1] (vLLM "
                   "--gpu-memory-utilization; default the release's: 0.9, 0.92 from v0.21)")
-      ->check(number_in(NumberRange{0, 1, true}));
+      ->transform(number_in(NumberRange{0, 1, true}));
   app->add_option("--activation-reserve-gib", o.activation_reserve_gib,
                   "peak activation memory of the engine's profiling pass, GiB per GPU, in [0, 4096] (default: "
                   "modelled from the layer shapes, --max-num-batched-tokens and --max-num-seqs; vLLM logs it as "
                   "'PyTorch activation peak memory' or 'peak activation')")
-      ->check(number_in(0, kMaxGiB));
+      ->transform(number_in(0, kMaxGiB));
   app->add_option("--non-torch-gib", o.non_torch_gib,
                   "memory outside the tensor allocator that the engine's profile counts (NCCL, all-reduce buffers), "
                   "GiB per GPU, in [0, 4096] (default the release's, from its logs: v0.19 0.25 at TP=1, 2.07 at TP>1)")
-      ->check(number_in(0, kMaxGiB));
+      ->transform(number_in(0, kMaxGiB));
   app->add_option("--cuda-graph-gib", o.cuda_graph_gib,
                   "CUDA-graph memory the engine subtracts before sizing the pool, GiB per GPU, in [0, 4096] (default 0 "
                   "before v0.21, which captures graphs after sizing it; --vllm v0.21: 0.84, give its 'Estimated CUDA graph "
                   "memory')")
-      ->check(number_in(0, kMaxGiB));
+      ->transform(number_in(0, kMaxGiB));
   app->add_option("--gpu-memory-gib", o.gpu_memory_gib,
                   "total memory of one GPU as the runtime reports it, GiB, in (0, 4096] (overrides the table)")
-      ->check(number_in(NumberRange{0, kMaxGiB, true}));
+      ->transform(number_in(NumberRange{0, kMaxGiB, true}));
   app->add_option("--block-size", o.block_size, "tokens per KV page (1 .. 4096; vLLM default 16)")
       ->check(integer_in(1, 4096));
   app->add_option("--context", o.context, "tokens per sequence, prompt + output (1 .. 1073741824; default: the model's "
@@ -213,7 +214,19 @@ KvSetup plan_from_options(KvOptions o) {
   s.request.gpu_name = s.gpu.name;
   s.request.block_size = o.block_size;
   s.request.context = o.context;
-  s.plan = blame_given(o.tp_given, "--tp", "--gpus", [&] { return as_usage([&] { return plan_kv(s.model, s.request); }); });
+  // Without --context the context is the model's max_position_embeddings: a context too long
+  // is then the config's doing (--model or --config), not an option the user typed.
+  const std::string model_option = o.model.config.empty() ? "--model" : "--config";
+  s.plan = blame_given(o.tp_given, "--tp", "--gpus", [&] {
+    try {
+      return as_usage([&] { return plan_kv(s.model, s.request); });
+    } catch (const UsageError& e) {
+      const std::string what = e.what(), prefix = "--context: ";
+      if (o.context_given || what.rfind(prefix, 0) != 0) throw;
+      throw UsageError(fmt::format("{}: the default context, max_position_embeddings {}: {} (--context was not given)",
+                                   model_option, s.model.max_position_embeddings, what.substr(prefix.size())));
+    }
+  });
   return s;
 }
 
@@ -388,6 +401,8 @@ json percentiles_json(const Percentiles& p) {
 int run_batch(BatchOptions o, Outputs& outputs, const std::string& command) {
   outputs.check({{"--trace", o.trace}, {"--config", o.kv.model.config}, {"--gpu", o.kv.gpu}});
   // The engine: one tensor-parallel group. The pool comes from the KV planner.
+  // One engine is one TP group: --tp alone sets the GPUs too (--gpus was not given to blame).
+  if (o.kv.tp_given && !o.kv.gpus_given) o.kv.gpus = o.kv.tp;
   if (o.kv.tp_given && o.kv.gpus != o.kv.tp)
     throw UsageError(fmt::format("--gpus: batch simulates one engine (one tensor-parallel group): give --gpus equal "
                                  "to --tp (got {} GPUs, TP {})", o.kv.gpus, o.kv.tp));
@@ -442,6 +457,11 @@ int run_batch(BatchOptions o, Outputs& outputs, const std::string& command) {
                            ? o.max_num_seqs
                            : static_cast<std::int32_t>(std::min<std::int64_t>(plan.scheduler.max_num_seqs,
                                                                               sched.max_batch_tokens));
+  if (sched.max_batch_tokens < sched.max_num_seqs && o.max_batch_tokens <= 0)  // only --max-num-seqs was given
+    throw UsageError(fmt::format("--max-num-seqs: {} sequences exceed the step's default token budget of {} (the "
+                                 "engine profile's; --max-batch-tokens was not given): give fewer sequences or "
+                                 "--max-batch-tokens >= {}",
+                                 sched.max_num_seqs, sched.max_batch_tokens, sched.max_num_seqs));
   if (sched.max_batch_tokens < sched.max_num_seqs)
     throw UsageError(fmt::format("--max-batch-tokens: must be >= --max-num-seqs ({}), got {}", sched.max_num_seqs,
                                  sched.max_batch_tokens));
@@ -470,7 +490,8 @@ int run_batch(BatchOptions o, Outputs& outputs, const std::string& command) {
   json workload_json;
   if (!o.trace.empty()) {
     try {
-      requests = read_trace_csv(o.trace);
+      // --requests N reads the first N rows and stops: the rest is neither read nor stored.
+      requests = read_trace_csv(o.trace, o.requests_given ? std::size_t(o.requests) : kMaxTraceRows);
     } catch (const UsageError& e) {
       throw UsageError(std::string("--trace: ") + e.what());
     }
@@ -606,7 +627,7 @@ struct SpecOptions {
 /// errors in about 6 runs of 100,000 (two-sided normal tail).
 constexpr double kMonteCarloZLimit = 4;
 /// A billion steps take a few seconds; more is not a useful check.
-constexpr std::int64_t kMaxMonteCarloSteps = 1'000'000'000;
+constexpr std::int64_t kMaxMonteCarloSteps = 100'000'000;
 
 int run_spec(const SpecOptions& o, Outputs& outputs, const std::string& command) {
   outputs.check();
@@ -616,9 +637,9 @@ int run_spec(const SpecOptions& o, Outputs& outputs, const std::string& command)
   if (o.params.draft_tokens > 1024)
     throw UsageError(fmt::format("--draft-tokens: must be in [1, 1024], got {}", o.params.draft_tokens));
   const auto& p = o.params;
-  // Each step draws up to k + 1 numbers: bound the work to a few seconds.
-  if (double(o.monte_carlo_steps) * (p.draft_tokens + 1) > 4e9)
-    throw UsageError(fmt::format("--monte-carlo: {} steps x (k + 1 = {}) draws exceed the 4e9 this tool allows",
+  // Each step draws up to k + 1 numbers: bound the work to about 2 s (1e9 steps ran 25 s).
+  if (double(o.monte_carlo_steps) * (p.draft_tokens + 1) > 4e8)
+    throw UsageError(fmt::format("--monte-carlo: {} steps x (k + 1 = {}) draws exceed the 4e8 this tool allows",
                                  o.monte_carlo_steps, p.draft_tokens + 1));
   const double E = expected_tokens_per_step(p.acceptance_rate, p.draft_tokens);
   const double S = speedup(p);
@@ -716,11 +737,11 @@ int run(int argc, char** argv) {
   batch_cmd->add_option("--seed", batch.seed, "seed of the synthetic workload (default 1)")->check(decimal_integer());
   batch_cmd->add_option("--rate", batch.rate, "Poisson arrival rate, requests/s (> 0; default inf: every request "
                                               "at t = 0, an offline batch; finite rates 1e-3 .. 1e6)")
-      ->check(number_in({1e-3, 1e6, false, false, true}));
-  batch_cmd->add_option("--prompt-median", batch.prompt_median, "median prompt length, tokens (1 .. 1e7; default 512)")->check(number_in(1, 1e7));
-  batch_cmd->add_option("--prompt-sigma", batch.prompt_sigma, "sigma of ln(prompt length) (0 .. 10; default 1.0)")->check(number_in(0, 10));
-  batch_cmd->add_option("--output-median", batch.output_median, "median output length, tokens (1 .. 1e7; default 128)")->check(number_in(1, 1e7));
-  batch_cmd->add_option("--output-sigma", batch.output_sigma, "sigma of ln(output length) (0 .. 10; default 1.0)")->check(number_in(0, 10));
+      ->transform(number_in({1e-3, 1e6, false, false, true}));
+  batch_cmd->add_option("--prompt-median", batch.prompt_median, "median prompt length, tokens (1 .. 1e7; default 512)")->transform(number_in(1, 1e7));
+  batch_cmd->add_option("--prompt-sigma", batch.prompt_sigma, "sigma of ln(prompt length) (0 .. 10; default 1.0)")->transform(number_in(0, 10));
+  batch_cmd->add_option("--output-median", batch.output_median, "median output length, tokens (1 .. 1e7; default 128)")->transform(number_in(1, 1e7));
+  batch_cmd->add_option("--output-sigma", batch.output_sigma, "sigma of ln(output length) (0 .. 10; default 1.0)")->transform(number_in(0, 10));
   batch_cmd->add_option("--trace", batch.trace, "CSV trace instead of the synthetic workload: header "
                                                 "timestamp_s,prompt_tokens,output_tokens");
   batch_cmd->add_flag("--chunked-prefill", batch.chunked_prefill, "split prompts across steps (Sarathi-Serve); "
@@ -736,12 +757,12 @@ int run(int argc, char** argv) {
   batch_cmd->add_option("--compute-efficiency", batch.compute_efficiency,
                         "fraction of the dense bf16 peak a step reaches, 0.01 .. 1 (default 0.70: the slow end of 50 "
                         "cuBLAS bf16 GEMMs at 8192^3 on the H200 measured here, 686-779 of 989.5 TFLOP/s, median 740.0, "
-                        "docs/results/H200/baselines/tutor_baselines.json)")->check(number_in(0.01, 1));
+                        "docs/results/H200/baselines/tutor_baselines.json)")->transform(number_in(0.01, 1));
   batch_cmd->add_option("--bandwidth-efficiency", batch.bandwidth_efficiency,
                         "fraction of the datasheet HBM bandwidth a step reaches, 0.01 .. 1 (default 0.88: "
-                        "cudaMemcpy 4227 of 4800 GB/s on the H200 measured here)")->check(number_in(0.01, 1));
+                        "cudaMemcpy 4227 of 4800 GB/s on the H200 measured here)")->transform(number_in(0.01, 1));
   batch_cmd->add_option("--overhead-us", batch.overhead_us, "fixed cost per step, microseconds (0 .. 1e6; default 0: "
-                                                            "the roofline floor)")->check(number_in(0, 1e6));
+                                                            "the roofline floor)")->transform(number_in(0, 1e6));
   batch_cmd->add_option("--series-every", batch.series_every_steps, "one CSV time-series row per N steps (>= 1; "
                                                                     "default 100)")->check(integer_in(1, 1'000'000'000));
   Outputs batch_out(*batch_cmd, {.csv = true, .csv_beside_json = true,
@@ -752,15 +773,16 @@ int run(int argc, char** argv) {
   auto* spec_cmd = app.add_subcommand("spec", "speculative decoding: tokens per step, speedup, optimal draft "
                                               "length, break-even acceptance rate (kind: model)");
   spec_cmd->add_option("--acceptance-rate", spec.params.acceptance_rate,
-                       "probability the target accepts a draft token, in [0, 1]")->check(number_in(0, 1))->required();
+                       "probability the target accepts a draft token, in [0, 1]")->transform(number_in(0, 1))->required();
   spec_cmd->add_option("--draft-tokens", spec.params.draft_tokens, "draft tokens per verification step (1 to 1024)")
       ->required()->check(integer_in(1, 1024));
   spec_cmd->add_option("--cost-ratio", spec.params.cost_ratio,
-                       "draft forward time / target forward time (0 .. 1000)")->check(number_in(0, 1000))->required();
+                       "draft forward time / target forward time (0 .. 1000)")->transform(number_in(0, 1000))->required();
   spec_cmd->add_option("--max-draft-tokens", spec.max_draft_tokens, "search bound of the optimal draft length "
                                                                     "(1 to 1024, default 64)")->check(integer_in(1, 1024));
   spec_cmd->add_option("--monte-carlo", spec.monte_carlo_steps,
-                       "also simulate N verification steps and compare with the closed form (2 .. 1e9)")
+                       "also simulate N verification steps and compare with the closed form (2 .. 1e8, and "
+                       "N x (k + 1) at most 4e8 draws: a run of about 2 s)")
       ->check(integer_in(2, kMaxMonteCarloSteps));
   spec_cmd->add_option("--seed", spec.seed, "seed of the Monte Carlo (default 1)")->check(decimal_integer());
   Outputs spec_out(*spec_cmd);

@@ -17,14 +17,16 @@ namespace {
 
 using nlohmann::json;
 
-/// The range a GPU file's number must fall in: above zero and below a bound no GPU comes near
-/// (the largest HBM today is under 300 GB, bandwidths under 10 TB/s, dense rates under 10
-/// PFLOP/s), so that a typo or a hostile 1e300 is refused here instead of printing inf or a
-/// negative pool.
+/// The range a GPU file's number must fall in: at least 1e-3 (1 MB, 1 MB/s, 1 GFLOP/s: far
+/// below any GPU) and below a bound no GPU comes near (the largest HBM today is under 300 GB,
+/// bandwidths under 10 TB/s, dense rates under 10 PFLOP/s), so that a typo or a hostile 1e300
+/// is refused here instead of printing inf or a negative pool. The lower bound keeps the times
+/// derived from them finite: at most 2^53 parameters (model_bounds.hpp) over 1e-3 GB/s is
+/// under 1e11 s, where a rate of 1e-300 made every step cost inf.
 NumberRange gpu_field_range(const char* field) {
   const std::string f = field;
-  if (f == "memory_GB") return {0, 1e5, true};
-  return {0, 1e7, true};  // GB/s and TFLOP/s
+  if (f == "memory_GB") return {1e-3, 1e5};
+  return {1e-3, 1e7};  // GB/s and TFLOP/s
 }
 
 /// A field of a GPU JSON file: a number, or {"value": number, "source": "..."} like the table.

@@ -26,15 +26,15 @@ struct GpuChoice {
 
 /// Looks `name` up in common's table (any spelling hw::find_gpu accepts), or reads a .json file
 /// with the fields memory_GB, hbm_bandwidth_GBps, bf16_TFLOPs (required) and fp8_TFLOPs,
-/// interconnect_GBps (optional), each a number > 0 or {"value": number, "source": "..."}, and
+/// interconnect_GBps (optional), each a number >= 1e-3 or {"value": number, "source": "..."}, and
 /// optionally "name" and "interconnect". A memory_override_gib > 0 replaces the total
 /// (--gpu-memory-gib). Throws UsageError starting with "--gpu:" (an unknown name lists the
 /// table's keys; a file names the field that is wrong).
 GpuChoice choose_gpu(const std::string& name, double memory_override_gib = 0);
 
 /// The GPU a parsed GPU file describes (`path` names it in messages and is its key): the
-/// fields choose_gpu reads, each checked for range ((0, 1e5] GB of memory, (0, 1e7] GB/s and
-/// TFLOP/s). Throws UsageError starting with "--gpu: <path>: <field>:".
+/// fields choose_gpu reads, each checked for range ([1e-3, 1e5] GB of memory, [1e-3, 1e7] GB/s
+/// and TFLOP/s). Throws UsageError starting with "--gpu: <path>: <field>:".
 GpuChoice gpu_from_json(const nlohmann::json& j, const std::string& path);
 
 /// {"key", "name", "memory": to_json(GpuMemory), "hbm_bandwidth_GBps", "bf16_TFLOPs",

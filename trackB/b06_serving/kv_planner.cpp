@@ -340,7 +340,10 @@ nlohmann::json to_json(const KvPlan& p) {
         {"activation_bytes", in.activation_bytes}, {"activation_modelled", p.activation_modelled},
         {"non_torch_bytes", in.non_torch_bytes}, {"non_torch_source", p.non_torch_source},
         {"cuda_graph_bytes", in.cuda_graph_bytes},
-        {"kv_pool_bytes", p.pool.pool_bytes}, {"kv_pool_GiB", p.pool.pool_bytes / kGiB},
+        // No pool is 0 bytes, never a negative pool: what the weights lack is a field of its own.
+        {"kv_pool_bytes", std::max(0.0, p.pool.pool_bytes)},
+        {"kv_pool_GiB", std::max(0.0, p.pool.pool_bytes) / kGiB},
+        {"kv_pool_short_bytes", std::max(0.0, -p.pool.pool_bytes)},
         {"params", p.tp_share.params_per_gpu}, {"replicated_params", p.tp_share.replicated_params},
         {"kv_heads", p.kv_heads_per_gpu}, {"kv_bytes_per_token_allocated", p.kv_bytes_per_token_per_gpu},
         {"kv_bytes_per_token_growth", p.kv_bytes_per_token_growth_per_gpu},

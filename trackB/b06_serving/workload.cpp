@@ -200,11 +200,11 @@ std::string hex_byte(unsigned char c) {
 /// Parses rows as they are split into lines: one line at a time, never the whole file.
 class TraceParser {
  public:
-  explicit TraceParser(const std::string& source) : source_(source) {}
+  TraceParser(const std::string& source, std::size_t max_rows) : source_(source), max_rows_(max_rows) {}
 
-  /// Feeds the next `n` bytes of the file.
-  void feed(const char* data, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) {
+  /// Feeds the next `n` bytes of the file; false once `max_rows` rows are read (read no more).
+  bool feed(const char* data, std::size_t n) {
+    for (std::size_t i = 0; i < n && !full(); ++i) {
       const auto c = static_cast<unsigned char>(data[i]);
       ++offset_;
       if (in_bom_) {  // a UTF-8 byte-order mark may open the file
@@ -226,10 +226,11 @@ class TraceParser {
                              " bytes (a row is three numbers); refused before reading on");
       current_ += static_cast<char>(c);
     }
+    return !full();
   }
 
   std::vector<Request> finish() {
-    if (!current_.empty()) end_line();
+    if (!current_.empty() && !full()) end_line();
     if (!have_header_)
       throw ParseError(source_, std::max<std::size_t>(line_, 1), "header",
                        std::string("missing (expected '") + kTraceHeader + "')");
@@ -254,8 +255,17 @@ class TraceParser {
     current_.clear();
   }
 
+  bool full() const { return out_.size() >= max_rows_; }
+
   void row(std::string_view text) {
-    if (trim(text).empty()) return;
+    if (trim(text).empty()) {
+      if (++blank_run_ > kMaxBlankLineRun)
+        throw ParseError(source_, line_, "row",
+                         "more than " + std::to_string(kMaxBlankLineRun) +
+                             " blank lines in a row (a trace is a header and one request per line)");
+      return;
+    }
+    blank_run_ = 0;
     if (!have_header_) {
       // The header: exactly the three names, in order (spaces around names allowed).
       std::string normalised;
@@ -306,19 +316,20 @@ class TraceParser {
   const std::string& source_;
   std::vector<Request> out_;
   std::string current_;
-  std::size_t line_ = 0, offset_ = 0;
+  std::size_t max_rows_;
+  std::size_t line_ = 0, offset_ = 0, blank_run_ = 0;
   bool have_header_ = false, in_bom_ = true;
   static constexpr const char* kBom = "\xEF\xBB\xBF";
 };
 
 }  // namespace
 
-std::vector<Request> parse_trace_csv(std::istream& in, const std::string& source_name) {
-  TraceParser parser(source_name);
+std::vector<Request> parse_trace_csv(std::istream& in, const std::string& source_name, std::size_t max_rows) {
+  TraceParser parser(source_name, max_rows);
   char buffer[1 << 16];
   while (in) {
     in.read(buffer, sizeof buffer);
-    parser.feed(buffer, static_cast<std::size_t>(in.gcount()));
+    if (!parser.feed(buffer, static_cast<std::size_t>(in.gcount()))) return parser.finish();
   }
   if (in.bad()) throw UsageError(source_name + ": read error");
   return parser.finish();
@@ -335,11 +346,12 @@ void require_simulable(const std::vector<Request>& requests, const std::string& 
   }
 }
 
-std::vector<Request> read_trace_csv(const std::string& path) {
+std::vector<Request> read_trace_csv(const std::string& path, std::size_t max_rows) {
   InputFile file(path, kMaxTraceBytes);  // InputError "<path>: <why>" when it cannot be read
-  TraceParser parser(path);
+  TraceParser parser(path, max_rows);
   char buffer[1 << 16];
-  while (const std::size_t n = file.read(buffer, sizeof buffer)) parser.feed(buffer, n);
+  while (const std::size_t n = file.read(buffer, sizeof buffer))
+    if (!parser.feed(buffer, n)) break;
   return parser.finish();
 }
 

@@ -93,6 +93,9 @@ inline constexpr std::size_t kMaxTraceLineBytes = 1024;
 inline constexpr std::size_t kMaxTraceRows = 20'000'000;
 inline constexpr std::size_t kMaxTraceLines = kMaxTraceRows + 5'000'000;
 inline constexpr std::size_t kMaxTraceBytes = std::size_t(1) << 30;
+/// Blank (or whitespace-only) lines in a row before the trace is refused: a file of a million
+/// lines of spaces is not a trace, and was read whole (1 GiB, 4.6 s) before "no request rows".
+inline constexpr std::size_t kMaxBlankLineRun = 1000;
 
 /// The header a trace starts with, in this order.
 inline constexpr const char* kTraceHeader = "timestamp_s,prompt_tokens,output_tokens";
@@ -103,9 +106,12 @@ inline constexpr const char* kTraceHeader = "timestamp_s,prompt_tokens,output_to
 /// byte-order mark, CRLF line ends and blank lines are accepted. Throws ParseError on the
 /// first malformed line (and when no request follows the header), and at the first byte that
 /// is not printable ASCII, tab, CR or LF (a NUL: a binary file), the first line longer than
-/// kMaxTraceLineBytes and the row past kMaxTraceRows, without reading further; `source_name`
-/// is what the message calls the input.
-std::vector<Request> parse_trace_csv(std::istream& in, const std::string& source_name);
+/// kMaxTraceLineBytes, the row past kMaxTraceRows and the blank line past a run of
+/// kMaxBlankLineRun, without reading further; `source_name` is what the message calls the
+/// input. Reading stops after `max_rows` rows (--requests N takes the first N: the rest of a
+/// 20-million-row file is neither stored nor read).
+std::vector<Request> parse_trace_csv(std::istream& in, const std::string& source_name,
+                                     std::size_t max_rows = kMaxTraceRows);
 
 /// The most prompt + output tokens a workload may hold: the simulator takes at least one step
 /// per decode token of a lone request (tens of millions of steps a second here), so 2^32 tokens
@@ -120,6 +126,6 @@ void require_simulable(const std::vector<Request>& requests, const std::string& 
 /// parse_trace_csv on the file at `path` (named by `path` in messages), read in 64 KiB pieces,
 /// never whole. Throws tutor::InputError ("<path>: <why>") if it cannot be opened,
 /// is not a regular file (a pipe, /dev/zero, a link loop) or is larger than kMaxTraceBytes.
-std::vector<Request> read_trace_csv(const std::string& path);
+std::vector<Request> read_trace_csv(const std::string& path, std::size_t max_rows = kMaxTraceRows);
 
 }  // namespace tutor::b06

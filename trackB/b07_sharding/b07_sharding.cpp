@@ -228,7 +228,18 @@ int run_memory(MemoryOptions o, Outputs& outputs, const std::string& command) {
   if (o.params_given) return run_memory_params(o, cap, outputs, command);
 
   const b05::ModelConfig model = load_model(o);  // num_hidden_layers <= 100,000 (b05's reader)
-  const MemoryPlan plan = as_usage([&] { return plan_memory(model, c, cap.bytes); });
+  const MemoryPlan plan = [&] {
+    try {
+      return as_usage([&] { return plan_memory(model, c, cap.bytes); });
+    } catch (const UsageError& e) {
+      // --schedule interleaved sets 2 chunks per GPU when --virtual-stages is not given: a
+      // layer count they do not divide is the schedule's doing, not an option never typed.
+      const std::string what = e.what(), prefix = "--virtual-stages: ";
+      if (o.virtual_given || what.rfind(prefix, 0) != 0) throw;
+      throw UsageError("--schedule: " + o.schedule + " takes 2 chunks per GPU (--virtual-stages was not given): " +
+                       what.substr(prefix.size()) + "; give --virtual-stages");
+    }
+  }();
   const ParallelConfig& pc = plan.config;
   // A layer's activations grow as s b h and a s^2 b: past 2^53 B no byte count is exact, and
   // printing one as an integer is undefined behaviour (it printed "-0 B").
@@ -698,7 +709,7 @@ int run(int argc, char** argv) {
                                             "gpt-3-175b, ...)");
   mem_cmd->add_option("--config", mem.config, "any Hugging Face config.json (instead of --model)");
   mem_cmd->add_option("--params", mem.params, "a bare parameter count (e.g. 7.5e9) instead of a model: model states "
-                                              "only, no activations (default: not given)")->check(number_in(1.0, 1e15));
+                                              "only, no activations (default: not given)")->transform(number_in(1.0, 1e15));
   mem_cmd->add_option("--gpus", mem.parallel.gpus, "GPUs in all, N = DP x TP x PP")->required()
       ->check(integer_in(1, 1 << 20));
   mem_cmd->add_option("--tp", mem.parallel.tp, "tensor-parallel degree t (divides the attention heads)")->check(integer_in(1, 1024));
@@ -723,7 +734,7 @@ int run(int argc, char** argv) {
   mem_cmd->add_option("--gpu", mem.gpu, "GPU of common's table for the capacity (default h100-sxm; " +
                                             hw::known_keys() + ")");
   mem_cmd->add_option("--gpu-memory-gib", mem.gpu_memory_gib, "capacity of one GPU, GiB (overrides --gpu's "
-                                                              "datasheet figure; default: not given)")->check(number_in(1e-6, 1e6));
+                                                              "datasheet figure; default: not given)")->transform(number_in(1e-6, 1e6));
   Outputs mem_out(*mem_cmd);
   mem_cmd->add_flag("--explain", mem.explain, "print the per-layer terms, the formulas and their sources");
 
@@ -738,9 +749,9 @@ int run(int argc, char** argv) {
   col_cmd->add_option("--algo", col.algo, "ring (default) or tree");
   col_cmd->add_option("--link", col.link, "link: " + known_links() + " (default h100-sxm)");
   col_cmd->add_option("--alpha-us", col.alpha_us, "per-step latency alpha, microseconds (overrides the "
-                                                  "link's; default: the link's)")->check(number_in(0.0, 1e6));
+                                                  "link's; default: the link's)")->transform(number_in(0.0, 1e6));
   col_cmd->add_option("--beta-GBps", col.beta_GBps, "bandwidth per direction per rank B, GB/s "
-                                                    "(overrides the link's; default: the link's)")->check(number_in(1e-3, 1e6));
+                                                    "(overrides the link's; default: the link's)")->transform(number_in(1e-3, 1e6));
   Outputs col_out(*col_cmd);
   col_cmd->add_flag("--explain", col.explain, "print the formulas and their sources");
 
@@ -757,9 +768,9 @@ int run(int argc, char** argv) {
                                                                      "(default 2 with --schedule interleaved)")->check(integer_in(1, 64));
   bub_cmd->add_option("--layers", bub.layers, "the model's layer count L, to check p (x v) divides it (default: not checked)")
       ->check(integer_in(1, 100000));
-  bub_cmd->add_option("--forward-time", bub.params.forward_time, "t_f, one micro-batch's forward on one stage")->check(number_in(1e-6, 1e6));
+  bub_cmd->add_option("--forward-time", bub.params.forward_time, "t_f, one micro-batch's forward on one stage")->transform(number_in(1e-6, 1e6));
   bub_cmd->add_option("--backward-time", bub.params.backward_time, "t_b, its backward")
-      ->check(number_in(1e-6, 1e6));
+      ->transform(number_in(1e-6, 1e6));
   Outputs bub_out(*bub_cmd, {.plot = true, .plot_help = "draw the timeline as SVG to PATH"});
   bub_cmd->add_flag("--explain", bub.explain, "print the formulas and their sources");
 

@@ -205,7 +205,9 @@ PipelineRun simulate(const PipelineParams& pp) {
     run.step_time = std::max(run.step_time, st.slots.empty() ? 0.0 : st.slots.back().end);
   }
   run.ideal_time = m * (pp.forward_time + pp.backward_time);
-  run.bubble_time = run.step_time - run.ideal_time;
+  // Each stage runs its m forwards and m backwards one after another, so step >= ideal; a
+  // difference below 0 is the rounding of summing slot times (p = 1 printed -3.55e-15).
+  run.bubble_time = std::max(0.0, run.step_time - run.ideal_time);
   run.bubble_fraction = run.bubble_time / run.ideal_time;
   run.idle_share = run.bubble_time / run.step_time;
   run.closed_form_bubble_fraction = bubble_fraction_closed_form(pp.schedule, p, m, v);

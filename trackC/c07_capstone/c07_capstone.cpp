@@ -184,9 +184,16 @@ void print_step3(std::FILE* out, const NodeSizing& n) {
   const std::string compute_denominator = comm_seq_ms > 0
                                               ? fmt::format("({:.5f}{})", s.compute_ms_per_sequence(), comm_term)
                                               : fmt::format("{:.5f}", s.compute_ms_per_sequence());
-  fmt::print(out, "  B_max         memory roof: ({:g}{} - {:.3f}) / {} = {:.1f}; compute roof: {} / {} = {:.1f}\n",
-             r.slo_ms, fixed_term, s.weights_ms(), memory_denominator, b.memory_limit, compute_numerator,
-             compute_denominator, b.compute_limit);
+  // A roof with no room left is 0 (the weights alone miss the SLO), not a negative quotient.
+  const std::string memory_roof =
+      b.budget_ms - s.weights_ms() < 0
+          ? fmt::format("0 (the weights alone take {:.3f} ms > {:g}{} ms)", s.weights_ms(), r.slo_ms, fixed_term)
+          : fmt::format("({:g}{} - {:.3f}) / {} = {:.1f}", r.slo_ms, fixed_term, s.weights_ms(), memory_denominator,
+                        b.memory_limit);
+  const std::string compute_roof =
+      b.budget_ms < 0 ? fmt::format("0 ({:g}{} ms < 0)", r.slo_ms, fixed_term)
+                      : fmt::format("{} / {} = {:.1f}", compute_numerator, compute_denominator, b.compute_limit);
+  fmt::print(out, "  B_max         memory roof: {}; compute roof: {}\n", memory_roof, compute_roof);
   if (b.batch > 0)
     fmt::print(out, "  B_slo         floor(min) = {} sequences ({} roof); checked with B06's RooflineStepCost: t({}) = "
                     "{:.3f} ms <= {:g} ms < t({}) = {:.3f} ms\n",
@@ -480,21 +487,21 @@ int run(int argc, char** argv) {
   app.add_option("--gpus", r.gpus, "GPUs in the node (1 .. 1024)")->required()->check(integer_in(1, 1024));
   app.add_option("--slo-ms", r.slo_ms, "TPOT SLO: the longest a decode step may take, milliseconds (0.01 .. 100000)")
       ->required()
-      ->check(number_in(0.01, 100000.0));
+      ->transform(number_in(0.01, 100000.0));
   app.add_option("--tp", r.tp, "tensor-parallel degree (1 .. 1024, dividing --gpus; default: --gpus)")
       ->check(integer_in(1, 1024));
   app.add_option("--context", r.context, "tokens per sequence, prompt + output (1 .. the model's "
-                                         "max_position_embeddings; default 4096)")
+                                         "max_position_embeddings; default 4096, or the model's max_position_embeddings when smaller)")
       ->check(integer_in(1, 1 << 30));
   app.add_option("--bandwidth-efficiency", r.bandwidth_efficiency,
                  "fraction of the datasheet HBM bandwidth a step reaches, 0.01 .. 1 (default 0.80: the memory roof "
                  "B02 fitted on an H200, 3824.6 of 4800 GB/s, docs/results/H200/b02_roofline/history/b02_roofline_a1f5e90.json)")
-      ->check(number_in(0.01, 1));
+      ->transform(number_in(0.01, 1));
   app.add_option("--compute-efficiency", r.compute_efficiency,
                  "fraction of the datasheet dense tensor-core rate a step reaches, 0.01 .. 1 (default 0.70: the "
                  "slow end of 50 cuBLAS bf16 GEMMs at 8192^3 on an H200, 686-779 of 989.5 TFLOP/s, median 740.0, "
                  "docs/results/H200/baselines/tutor_baselines.json)")
-      ->check(number_in(0.01, 1));
+      ->transform(number_in(0.01, 1));
   // --vllm and the four terms below read as B06's kv options do, so the two tools take the same defaults.
   app.add_option("--vllm", r.vllm,
                  "the vLLM release whose start-up memory profile the defaults follow: " + b06::known_engine_profiles() +
@@ -503,29 +510,29 @@ int run(int argc, char** argv) {
   app.add_option("--memory-utilization", memory_utilization,
                  "fraction of each GPU's total memory the engine may use, in (0, 1] (vLLM "
                  "--gpu-memory-utilization; default the release's: 0.9, 0.92 from v0.21)")
-      ->check(number_in(NumberRange{0, 1, true}));
+      ->transform(number_in(NumberRange{0, 1, true}));
   app.add_option("--activation-reserve-gib", activation_reserve_gib,
                  "peak activation memory of the engine's profiling pass, GiB per GPU, in [0, 4096] (default: "
                  "modelled from the layer shapes at the release's max_num_batched_tokens and max_num_seqs, as B06's "
                  "kv does; vLLM logs it as 'PyTorch activation peak memory' or 'peak activation')")
-      ->check(number_in(0, 4096));
+      ->transform(number_in(0, 4096));
   app.add_option("--non-torch-gib", non_torch_gib,
                  "memory outside the tensor allocator that the engine's profile counts (NCCL, all-reduce buffers), "
                  "GiB per GPU, in [0, 4096] (default the release's, from its logs: v0.19 0.25 at TP=1, 2.07 at TP>1)")
-      ->check(number_in(0, 4096));
+      ->transform(number_in(0, 4096));
   app.add_option("--cuda-graph-gib", cuda_graph_gib,
                  "CUDA-graph memory the engine subtracts before sizing the pool, GiB per GPU, in [0, 4096] (default 0 "
                  "before v0.21, which captures graphs after sizing it; --vllm v0.21: 0.84, give its 'Estimated CUDA "
                  "graph memory')")
-      ->check(number_in(0, 4096));
+      ->transform(number_in(0, 4096));
   app.add_option("--block-size", r.block_size, "tokens per KV page (1 .. 4096; vLLM default 16)")->check(integer_in(1, 4096));
   app.add_option("--overhead-us", r.overhead_us, "fixed cost per decode step, microseconds (0 .. 1e6; default 0: "
                                                  "the roofline floor)")
-      ->check(number_in(0, 1e6));
+      ->transform(number_in(0, 1e6));
   app.add_option("--allreduce-latency-us", r.allreduce_latency_us,
                  "latency of one tensor-parallel all-reduce, microseconds (0 .. 1e6; default: NCCL's ring/LL "
                  "model, 6.6 + 2(TP-1) x 0.6)")
-      ->check(number_in(0, 1e6));
+      ->transform(number_in(0, 1e6));
   Outputs out(app);
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
   out.check({{"--config", config}, {"--gpu", gpu}});
@@ -543,6 +550,10 @@ int run(int argc, char** argv) {
     throw UsageError(fmt::format("--slo-ms: must be a number of milliseconds > 0, got {}", r.slo_ms));
   const GpuChoice g = choose_gpu(gpu);
   const b05::ModelConfig m = b05::load_model_option(model, config);
+  // The default context is 4096 tokens, or the model's positions when it has fewer (GPT-2's
+  // 1024): a default the model cannot hold would blame --context, which was not given.
+  if (app.count("--context") == 0 && m.max_position_embeddings > 0 && r.context > m.max_position_embeddings)
+    r.context = m.max_position_embeddings;
   const NodeSizing n = blame_given(app.count("--tp") > 0, "--tp", "--gpus", [&] { return size_node(m, g, r); });
 
   print_report(out.human(), n);

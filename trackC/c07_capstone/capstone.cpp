@@ -98,6 +98,10 @@ SloBatch slo_batch(const DecodeStepModel& m, double slo_ms) {
   const double memory_room = s.budget_ms - m.weights_ms();
   s.memory_limit = memory_per_seq > 0 ? memory_room / memory_per_seq : (memory_room >= 0 ? kInf : -kInf);
   s.compute_limit = compute_per_seq > 0 ? s.budget_ms / compute_per_seq : (s.budget_ms >= 0 ? kInf : -kInf);
+  // Where the weights alone (or the fixed terms) take the whole SLO, no batch fits: 0, never a
+  // negative batch.
+  s.memory_limit = std::max(0.0, s.memory_limit);
+  s.compute_limit = std::max(0.0, s.compute_limit);
   s.limited_by = s.compute_limit < s.memory_limit ? "compute" : "memory";
   const double limit = std::min(s.memory_limit, s.compute_limit);
   if (!std::isfinite(limit) && limit > 0)

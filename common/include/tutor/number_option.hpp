@@ -29,7 +29,8 @@ struct NumberRange {
 
 /// Validator: a finite decimal number (no hex, no nan; inf only with allow_inf), not
 /// subnormal, within `range`. CLI11 prefixes the option name: "--rate: must be a number in
-/// (0, 1e6] or inf, got '1e-320'". --help shows the range.
+/// (0, 1e6] or inf, got '1e-320'". --help shows the range. "-0" is read as "0" when the
+/// validator is added with ->transform (->check works on a copy): a report never echoes "-0".
 CLI::Validator number_in(NumberRange range);
 inline CLI::Validator number_in(double lo, double hi) { return number_in(NumberRange{lo, hi}); }
 

@@ -558,5 +558,19 @@ TEST(Dbrx, TiedEmbeddingsAndMissingNestedSizesAreRefused) {
   EXPECT_EQ(refusal(shipped_with("dbrx-instruct", {{"attn_config", 8}})).rfind("attn_config: must be an object", 0), 0u);
 }
 
+// A K/V head count that does not divide the heads is named by the key the config spells it
+// with: DBRX's attn_config.kv_n_heads, Falcon's num_kv_heads (not "num_key_value_heads", a key
+// neither config has).
+TEST(Dbrx, KvHeadsThatDoNotDivideAreNamedByTheirNestedKey) {
+  json j = shipped_with("dbrx-instruct", {});
+  j["attn_config"]["kv_n_heads"] = 5;  // 48 heads
+  EXPECT_EQ(refusal(j).rfind("attn_config.kv_n_heads: must divide n_heads (48), got 5", 0), 0u) << refusal(j);
+}
+
+TEST(Falcon, KvHeadsThatDoNotDivideAreNamedByTheirKey) {
+  const std::string why = refusal(shipped_with("falcon-40b", {{"num_kv_heads", 5}}));  // 128 heads
+  EXPECT_EQ(why.rfind("num_kv_heads: must divide num_attention_heads (128), got 5", 0), 0u) << why;
+}
+
 }  // namespace
 }  // namespace tutor::b05

@@ -153,6 +153,23 @@ TEST(ModelConfig, MultimodalConfigIsReadFromItsTextConfig) {
   for (std::size_t i = 0; i < a.layers.size(); ++i) EXPECT_EQ(a.layers[i].attention, b.layers[i].attention);
 }
 
+TEST(ModelConfig, AKeyFromTextConfigIsNamedWithItsPrefix) {
+  // The rules read text_config merged over the top level; an error in a key that came from
+  // text_config names it there, where the user has to look.
+  const json nested = {{"model_type", "gemma3"},
+                       {"text_config", {{"head_dim", 128}, {"hidden_size", 5376}, {"intermediate_size", 21504},
+                                        {"model_type", "gemma3_text"}, {"num_attention_heads", 32},
+                                        {"num_hidden_layers", 62}, {"num_key_value_heads", 5},
+                                        {"sliding_window", 1024}}}};
+  try {
+    parse_hf_config(nested, "nested");
+    ADD_FAILURE() << "accepted 5 K/V heads for 32 heads";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("text_config/num_key_value_heads: must divide num_attention_heads (32), got 5", 0), 0u)
+        << e.what();
+  }
+}
+
 TEST(ModelConfig, GptOssAlternatesSlidingAndFullFromLayerTypes) {
   const ModelConfig m = load_shipped_model("gpt-oss-120b");
   ASSERT_EQ(m.layers.size(), 36u);
