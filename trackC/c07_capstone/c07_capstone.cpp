@@ -186,12 +186,12 @@ void print_step3(std::FILE* out, const NodeSizing& n) {
                                               : fmt::format("{:.5f}", s.compute_ms_per_sequence());
   // A roof with no room left is 0 (the weights alone miss the SLO), not a negative quotient.
   const std::string memory_roof =
-      b.budget_ms - s.weights_ms() < 0
+      r.slo_ms - fixed_ms - s.weights_ms() < 0
           ? fmt::format("0 (the weights alone take {:.3f} ms > {:g}{} ms)", s.weights_ms(), r.slo_ms, fixed_term)
           : fmt::format("({:g}{} - {:.3f}) / {} = {:.1f}", r.slo_ms, fixed_term, s.weights_ms(), memory_denominator,
                         b.memory_limit);
   const std::string compute_roof =
-      b.budget_ms < 0 ? fmt::format("0 ({:g}{} ms < 0)", r.slo_ms, fixed_term)
+      r.slo_ms - fixed_ms < 0 ? fmt::format("0 ({:g}{} ms < 0)", r.slo_ms, fixed_term)
                       : fmt::format("{} / {} = {:.1f}", compute_numerator, compute_denominator, b.compute_limit);
   fmt::print(out, "  B_max         memory roof: {}; compute roof: {}\n", memory_roof, compute_roof);
   if (b.batch > 0)

@@ -102,6 +102,7 @@ SloBatch slo_batch(const DecodeStepModel& m, double slo_ms) {
   // negative batch.
   s.memory_limit = std::max(0.0, s.memory_limit);
   s.compute_limit = std::max(0.0, s.compute_limit);
+  s.budget_ms = std::max(0.0, s.budget_ms);  // what the roofs may use: nothing, not a negative time
   s.limited_by = s.compute_limit < s.memory_limit ? "compute" : "memory";
   const double limit = std::min(s.memory_limit, s.compute_limit);
   if (!std::isfinite(limit) && limit > 0)

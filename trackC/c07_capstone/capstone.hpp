@@ -160,7 +160,7 @@ DecodeStepTime decode_step_time(const DecodeStepModel& m, std::int64_t batch);
 /// The largest batch whose decode step fits the SLO.
 struct SloBatch {
   double slo_ms = 0;
-  double budget_ms = 0;        ///< slo - overhead - all-reduce latency: what the roofs may use
+  double budget_ms = 0;        ///< slo - overhead - all-reduce latency: what the roofs may use (0 when none is left)
   double memory_limit = 0;     ///< (budget - W/BW) / (KV/BW + comm per seq): B where the memory roof reaches the SLO
   double compute_limit = 0;    ///< budget / (F/peak + comm per seq): B where the compute roof reaches the SLO
   std::int64_t batch = 0;      ///< floor(min(memory_limit, compute_limit)), >= 0; checked against decode_step_time
