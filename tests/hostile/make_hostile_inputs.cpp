@@ -87,6 +87,8 @@ int main(int argc, char** argv) try {
   product = with_value(product, "num_hidden_layers", "100000");
   product = with_value(product, "num_attention_heads", "1");
   write(out / "huge_product.json", with_value(product, "num_key_value_heads", "1"));
+  // One huge head_dim: the message names it (it listed hidden_size, intermediate_size, ...).
+  write(out / "huge_head_dim.json", with_member(llama, "head_dim", "2147483647"));
 
   // A model_type with a terminal escape sequence: quoted back, it must not reach the terminal.
   write(out / "escape_model_type.json", with_value(llama, "model_type", "\"\\u001b[2Jllama\\u0007\""));
