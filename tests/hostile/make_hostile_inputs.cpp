@@ -87,6 +87,9 @@ int main(int argc, char** argv) try {
   product = with_value(product, "num_hidden_layers", "100000");
   product = with_value(product, "num_attention_heads", "1");
   write(out / "huge_product.json", with_value(product, "num_key_value_heads", "1"));
+  // A model whose positions, taken as the default context, pass 9e15 B per step (blamed --gpus).
+  write(out / "huge_positions.json",
+        with_value(with_value(llama, "num_hidden_layers", "4096"), "max_position_embeddings", "1073741824"));
   // One huge head_dim: the message names it (it listed hidden_size, intermediate_size, ...).
   write(out / "huge_head_dim.json", with_member(llama, "head_dim", "2147483647"));
 
