@@ -37,6 +37,20 @@ TEST(NumberIn, OpenBoundsAndInfinityWhereAllowed) {
   EXPECT_NE(check(rate, "nan"), "");
 }
 
+TEST(NumberIn, MinusZeroIsReadAsZero) {
+  // A report that echoes an option printed "-0" (--alpha-us -0): the value is 0, and the
+  // validator, added with ->transform, hands CLI11 "0".
+  const auto v = number_in(0, 10);
+  for (const char* zero : {"-0", "-0.0", "-0e5", "+0", "0"}) {
+    std::string text = zero;
+    EXPECT_EQ(v(text), "") << zero;
+    EXPECT_EQ(text, "0") << zero;
+  }
+  std::string two = "2.50";
+  EXPECT_EQ(v(two), "");
+  EXPECT_EQ(two, "2.50");  // other values are left as given
+}
+
 TEST(NumberIn, TheMessageQuotesAtMost40PrintableCharacters) {
   const std::string msg = check(number_in(0, 1), std::string(100, '9') + "\x1b");
   EXPECT_NE(msg.find("...'"), std::string::npos);
