@@ -172,19 +172,11 @@ class AddCase {
   std::string launch_error_;
 };
 
-/// The code an exercise row runs: the stub the learner edits, or (built with
-/// -DTUTOR_EXERCISE_SOLUTIONS=ON, cmake/TutorGpuExercises.cmake) the worked solution.
-#ifdef TUTOR_EXERCISE_SOLUTIONS
-constexpr const char* kExerciseCode = "exercises/solutions/ (the worked solutions)";
-#else
-constexpr const char* kExerciseCode = "exercises/ (the stubs the learner edits)";
-#endif
-
 Step<AddCase> add_step(StepInfo info, AddLauncher launcher) {
-#ifdef TUTOR_EXERCISE_SOLUTIONS
-  if (info.role == StepRole::exercise)  // "your kernel from exercises/: ..." -> "the worked solution ...: ..."
+  if (kExerciseSolutions && info.role == StepRole::exercise) {  // tutor/exercise_build.hpp
     info.change = "the worked solution from exercises/solutions/" + info.change.substr(info.change.find(':'));
-#endif
+    info.params = kExerciseSolutionParams;
+  }
   return {std::move(info), [launcher](AddCase& c) { c.run(launcher); }};
 }
 

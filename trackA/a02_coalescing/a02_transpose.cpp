@@ -17,14 +17,6 @@
 namespace tutor::a02 {
 namespace {
 
-/// The code an exercise row runs: the stub the learner edits, or (built with
-/// -DTUTOR_EXERCISE_SOLUTIONS=ON, cmake/TutorGpuExercises.cmake) the worked solution.
-#ifdef TUTOR_EXERCISE_SOLUTIONS
-constexpr const char* kExerciseCode = "exercises/solutions/ (the worked solutions)";
-#else
-constexpr const char* kExerciseCode = "exercises/ (the stubs the learner edits)";
-#endif
-
 /// The file an exercise step's kernel is in (its HIP twin has the same name under hip/).
 std::string exercise_file(const StepInfo& step) {
   return step.name == "exercise" ? "exercises/cuda/transpose_tile.cu" : "exercises/cuda/transpose_ilp4.cu";
@@ -74,7 +66,6 @@ class TransposeCase {
 using TransposeStep = Step<TransposeCase>;
 const auto step = [](auto... a) { return launcher_step<TransposeCase, TransposeLauncher>(a...); };
 
-TransposeStep as_exercise(TransposeStep s);
 
 /// The ladder, in order: what each step changes, and the gain its mechanism should buy.
 std::vector<TransposeStep> ladder() {
@@ -92,21 +83,11 @@ std::vector<TransposeStep> ladder() {
       step(6, "tile64_vec4", "64x64 tile, 4x4 per thread with 128-bit loads/stores and a swizzled tile: "
                              "4x the bytes per memory instruction", "near copy bandwidth",
            TUTOR_LAUNCHER(launch_tile64_vec4)),
-      as_exercise(step(0, "exercise", "your kernel from exercises/: a bank-conflict-free shared-memory tile",
-                    "as padded32", TUTOR_LAUNCHER(launch_exercise_tile), StepRole::exercise)),
-      as_exercise(step(0, "exercise_ilp4", "your kernel from exercises/: the padded tile moved by 32x8 threads, 4 "
-                                        "elements each", "as padded32_ilp4", TUTOR_LAUNCHER(launch_exercise_ilp4),
-                    StepRole::exercise)),
+      step(0, "exercise", "your kernel from exercises/: a bank-conflict-free shared-memory tile", "as padded32",
+           TUTOR_LAUNCHER(launch_exercise_tile), StepRole::exercise),
+      step(0, "exercise_ilp4", "your kernel from exercises/: the padded tile moved by 32x8 threads, 4 elements each",
+           "as padded32_ilp4", TUTOR_LAUNCHER(launch_exercise_ilp4), StepRole::exercise),
   };
-}
-
-/// An exercise row built from the worked solution says so (--list, the table, the record).
-TransposeStep as_exercise(TransposeStep s) {
-#ifdef TUTOR_EXERCISE_SOLUTIONS
-  // "your kernel from exercises/: ..." -> "the worked solution from exercises/solutions/: ..."
-  s.info.change = "the worked solution from exercises/solutions/" + s.info.change.substr(s.info.change.find(':'));
-#endif
-  return s;
 }
 
 }  // namespace
@@ -148,9 +129,5 @@ int main(int argc, char** argv) {
     return ModelRow{step.name, TransposeCase::bytes(s), 0, "every step moves the same bytes"};
   };
   lab.device_bytes = [](const TransposeCase::Shape& s) { return TransposeCase::bytes(s); };
-  lab.after_steps = [](LadderRun<TransposeCase>& run, nlohmann::json&) {
-    for (const auto& s : run.steps)
-      if (s.info.role == StepRole::exercise) run.notes["exercise_code"] = a02::kExerciseCode;
-  };
   return ladder_main(lab, argc, argv);
 }

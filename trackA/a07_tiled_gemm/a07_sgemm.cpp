@@ -39,23 +39,6 @@ GemmStep vendor_step(VendorMath math) {
   return {info, [math](GemmCase& c) { vendor_sgemm(c.args(), math); }};
 }
 
-/// The code an exercise row runs: the stub the learner edits, or (built with
-/// -DTUTOR_EXERCISE_SOLUTIONS=ON, cmake/TutorGpuExercises.cmake) the worked solution.
-#ifdef TUTOR_EXERCISE_SOLUTIONS
-constexpr const char* kExerciseCode = "exercises/solutions/ (the worked solutions)";
-#else
-constexpr const char* kExerciseCode = "exercises/ (the stubs the learner edits)";
-#endif
-
-/// An exercise row built from the worked solution says so (--list, the table, the record).
-GemmStep as_exercise(GemmStep s) {
-#ifdef TUTOR_EXERCISE_SOLUTIONS
-  // "your kernel from exercises/: ..." -> "the worked solution from exercises/solutions/: ..."
-  s.info.change = "the worked solution from exercises/solutions/" + s.info.change.substr(s.info.change.find(':'));
-#endif
-  return s;
-}
-
 /// The ladder, in order, the vendor rows beside it (cuBLAS fp32 is the ceiling), and the
 /// exercises (run only when named).
 std::vector<GemmStep> ladder() {
@@ -80,12 +63,10 @@ std::vector<GemmStep> ladder() {
                                  "tuned per GPU", "+10-30%", TUTOR_LAUNCHER(launch_double_buffered)),
       vendor_step(VendorMath::fp32),
       vendor_step(VendorMath::tf32),
-      as_exercise(step(0, "exercise_smem", "your kernel from exercises/: 32x32 tiles of A and B staged in shared "
-                                           "memory", "as smem_tiled", TUTOR_LAUNCHER(launch_exercise_smem),
-                       StepRole::exercise)),
-      as_exercise(step(0, "exercise_reg_tile", "your kernel from exercises/: the register level of a 128x128 tile, "
-                                               "8x8 outputs per thread", "as reg_tile_2d",
-                       TUTOR_LAUNCHER(launch_exercise_reg_tile), StepRole::exercise)),
+      step(0, "exercise_smem", "your kernel from exercises/: 32x32 tiles of A and B staged in shared memory",
+           "as smem_tiled", TUTOR_LAUNCHER(launch_exercise_smem), StepRole::exercise),
+      step(0, "exercise_reg_tile", "your kernel from exercises/: the register level of a 128x128 tile, 8x8 outputs "
+           "per thread", "as reg_tile_2d", TUTOR_LAUNCHER(launch_exercise_reg_tile), StepRole::exercise),
   };
 }
 
@@ -204,8 +185,6 @@ int main(int argc, char** argv) {
                                 {"wm", c.wm}, {"wn", c.wn}, {"threads", c.threads()}, {"source", tile.choice.source}};
     run.notes["timing"]["clock"] = "device events, one pair per launch; C restored before each launch (untimed)";
     if (!tile.tuning.is_null()) run.notes["tuning"] = tile.tuning;
-    for (const auto& s : run.steps)
-      if (s.info.role == StepRole::exercise) run.notes["exercise_code"] = kExerciseCode;
     fmt::print(run.lab.human(), "reference: {}\n", run.timed->reference_kind());
   };
   return ladder_main(lab, argc, argv);

@@ -76,14 +76,6 @@ std::vector<Step<StreamCase>> steps() {
   };
 }
 
-/// The code an exercise row runs: the stub the learner edits, or (built with
-/// -DTUTOR_EXERCISE_SOLUTIONS=ON, cmake/TutorGpuExercises.cmake) the worked solution.
-#ifdef TUTOR_EXERCISE_SOLUTIONS
-constexpr const char* kExerciseCode = "exercises/solutions/ (the worked solutions)";
-#else
-constexpr const char* kExerciseCode = "exercises/ (the stubs the learner edits)";
-#endif
-
 }  // namespace
 }  // namespace tutor::b01
 
@@ -98,10 +90,6 @@ int main(int argc, char** argv) {
                 "block, one per SM, every SM full, and yours: --variant exercise_grid), verified and timed against "
                 "the copy ceiling";
   lab.steps = b01::steps();
-#ifdef TUTOR_EXERCISE_SOLUTIONS  // an exercise row built from the worked solution says so
-  for (auto& s : lab.steps)
-    if (s.info.role == StepRole::exercise) s.info.params = "worked solution from exercises/solutions/";
-#endif
   lab.run_defaults = {.reps = 20, .warmup = 3};
   // 1 element; an odd size (no grid divides it); the timed size is verified too.
   lab.verify_shapes = {{1}, {1000003}};
@@ -125,8 +113,6 @@ int main(int argc, char** argv) {
   lab.device_bytes = [](const StreamCase::Shape& s) { return 8.0 * double(s.n); };
   lab.after_steps = [](LadderRun<StreamCase>& run, nlohmann::json&) {
     const gpu::DeviceInfo& d = run.lab.device().info;
-    for (const auto& s : run.steps)
-      if (s.info.role == StepRole::exercise) run.notes["exercise_code"] = b01::kExerciseCode;
     run.notes["device_properties"] = {{"sm_count", d.sm_count}, {"threads_per_block", b01::kBlockThreads},
                                       {"what", "the properties the grids are chosen from (b01_device_info prints "
                                                "them all)"}};

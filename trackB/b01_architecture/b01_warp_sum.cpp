@@ -84,14 +84,6 @@ std::vector<Step<RowSumCase>> steps() {
   };
 }
 
-/// The code an exercise row runs: the stub the learner edits, or (built with
-/// -DTUTOR_EXERCISE_SOLUTIONS=ON, cmake/TutorGpuExercises.cmake) the worked solution.
-#ifdef TUTOR_EXERCISE_SOLUTIONS
-constexpr const char* kExerciseCode = "exercises/solutions/ (the worked solutions)";
-#else
-constexpr const char* kExerciseCode = "exercises/ (the stubs the learner edits)";
-#endif
-
 }  // namespace
 }  // namespace tutor::b01
 
@@ -105,10 +97,6 @@ int main(int argc, char** argv) {
   lab.summary = "B01 warp sum: int32 row sums by a thread per row, a warp (wavefront) per row with shuffles, and "
                 "yours (--variant exercise_warp_sum), verified exactly and timed against the copy ceiling";
   lab.steps = b01::steps();
-#ifdef TUTOR_EXERCISE_SOLUTIONS  // an exercise row built from the worked solution says so
-  for (auto& s : lab.steps)
-    if (s.info.role == StepRole::exercise) s.info.params = "worked solution from exercises/solutions/";
-#endif
   lab.run_defaults = {.reps = 20, .warmup = 3};
   // 1x1; rows shorter than a warp; a row count no block divides; long rows, few of them.
   lab.verify_shapes = {{1, 1}, {3, 31}, {33, 1000}, {1000, 33}, {7, 100003}};
@@ -137,8 +125,6 @@ int main(int argc, char** argv) {
   };
   lab.device_bytes = [](const RowSumCase::Shape& s) { return RowSumCase::bytes(s); };
   lab.after_steps = [](LadderRun<RowSumCase>& run, nlohmann::json&) {
-    for (const auto& s : run.steps)
-      if (s.info.role == StepRole::exercise) run.notes["exercise_code"] = b01::kExerciseCode;
     run.notes["warp_size"] = run.lab.device().info.warp_size;
   };
   return ladder_main(lab, argc, argv);

@@ -73,14 +73,6 @@ std::vector<Step<FusionCase>> steps() {
   };
 }
 
-/// The code an exercise row runs: the stub the learner edits, or (built with
-/// -DTUTOR_EXERCISE_SOLUTIONS=ON, cmake/TutorGpuExercises.cmake) the worked solution.
-#ifdef TUTOR_EXERCISE_SOLUTIONS
-constexpr const char* kExerciseCode = "exercises/solutions/ (the worked solutions)";
-#else
-constexpr const char* kExerciseCode = "exercises/ (the stubs the learner edits)";
-#endif
-
 }  // namespace
 }  // namespace tutor::b02
 
@@ -94,10 +86,6 @@ int main(int argc, char** argv) {
   lab.summary = "B02 fusion: y = relu(2x - 0.5) as two memory-bound kernels and as one, and yours (--variant "
                 "exercise_fuse), verified bit for bit and timed against the copy ceiling";
   lab.steps = b02::steps();
-#ifdef TUTOR_EXERCISE_SOLUTIONS  // an exercise row built from the worked solution says so
-  for (auto& s : lab.steps)
-    if (s.info.role == StepRole::exercise) s.info.params = "worked solution from exercises/solutions/";
-#endif
   lab.run_defaults = {.reps = 20, .warmup = 3};
   lab.verify_shapes = {{1}, {1000003}};  // and the timed size, before and after its timed loop
   lab.timed_shape = [&] { return size; };
@@ -121,8 +109,6 @@ int main(int argc, char** argv) {
   };
   lab.device_bytes = [](const FusionCase::Shape& s) { return 12.0 * double(s.n); };
   lab.after_steps = [](LadderRun<FusionCase>& run, nlohmann::json&) {
-    for (const auto& s : run.steps)
-      if (s.info.role == StepRole::exercise) run.notes["exercise_code"] = b02::kExerciseCode;
     run.notes["bytes"] = "every row's GB/s counts 8 bytes per element, what the result needs; the unfused step "
                          "moves 16";
   };

@@ -150,14 +150,6 @@ void choose_flops(LadderRun<RidgeCase>& run) {
   if (!problem.empty() && run.lab.progress()) fmt::print(stderr, "exercise: {}\n", problem);
 }
 
-/// The code an exercise row runs: the stub the learner edits, or (built with
-/// -DTUTOR_EXERCISE_SOLUTIONS=ON, cmake/TutorGpuExercises.cmake) the worked solution.
-#ifdef TUTOR_EXERCISE_SOLUTIONS
-constexpr const char* kExerciseCode = "exercises/solutions/ (the worked solutions)";
-#else
-constexpr const char* kExerciseCode = "exercises/ (the stubs the learner edits)";
-#endif
-
 }  // namespace
 }  // namespace tutor::b02
 
@@ -171,10 +163,6 @@ int main(int argc, char** argv) {
   lab.summary = "B02 ridge exercise: put f_k on this GPU's ridge (choose k from the roofs measured in the run) with "
                 "a kernel that holds both roofs at once (--variant exercise_ridge), timed beside B02's sweep kernel";
   lab.steps = b02::steps();
-#ifdef TUTOR_EXERCISE_SOLUTIONS  // an exercise row built from the worked solution says so
-  for (auto& s : lab.steps)
-    if (s.info.role == StepRole::exercise) s.info.params = "worked solution from exercises/solutions/";
-#endif
   lab.run_defaults = {.reps = 20, .warmup = 3};
   lab.ceiling = CeilingFrom::fma;
   lab.unit = CeilingUnit::TFLOPs;
@@ -201,9 +189,5 @@ int main(int argc, char** argv) {
   };
   lab.device_bytes = [](const RidgeCase::Shape& s) { return 8.0 * double(s.n); };
   lab.before_steps = b02::choose_flops;
-  lab.after_steps = [](LadderRun<RidgeCase>& run, nlohmann::json&) {
-    for (const auto& s : run.steps)
-      if (s.info.role == StepRole::exercise) run.notes["exercise_code"] = b02::kExerciseCode;
-  };
   return ladder_main(lab, argc, argv);
 }

@@ -222,14 +222,6 @@ std::vector<Step<CodecCase>> steps() {
   };
 }
 
-/// The code an exercise row runs: the stub the learner edits, or (built with
-/// -DTUTOR_EXERCISE_SOLUTIONS=ON, cmake/TutorGpuExercises.cmake) the worked solution.
-#ifdef TUTOR_EXERCISE_SOLUTIONS
-constexpr const char* kExerciseCode = "exercises/solutions/ (the worked solutions)";
-#else
-constexpr const char* kExerciseCode = "exercises/ (the stubs the learner edits)";
-#endif
-
 }  // namespace
 }  // namespace tutor::b04
 
@@ -244,10 +236,6 @@ int main(int argc, char** argv) {
                 "on all 256 codes and the rounding edge cases; your exercises (--variant exercise_decode, "
                 "exercise_encode) timed beside the library's rows";
   lab.steps = b04::steps();
-#ifdef TUTOR_EXERCISE_SOLUTIONS  // an exercise row built from the worked solution says so
-  for (auto& s : lab.steps)
-    if (s.info.role == StepRole::exercise) s.info.params = "worked solution from exercises/solutions/";
-#endif
   lab.run_defaults = {.reps = 50, .warmup = 5};
   // 1 element; all 256 codes and every edge case with room to spare; an odd size (the last block
   // partly full). The timed size is verified too, before and after its timed loop.
@@ -271,8 +259,6 @@ int main(int argc, char** argv) {
   };
   lab.device_bytes = [](const CodecCase::Shape& s) { return 10.0 * double(s.n); };
   lab.after_steps = [](LadderRun<CodecCase>& run, nlohmann::json&) {
-    for (const auto& s : run.steps)
-      if (s.info.role == StepRole::exercise) run.notes["exercise_code"] = b04::kExerciseCode;
     run.notes["check"] = "exact: every output bit for bit against low_precision.hpp (any NaN for code 0x80); "
                          "rel_err is the fraction of outputs that differ";
   };

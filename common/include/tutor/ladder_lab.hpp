@@ -28,6 +28,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tutor/cli.hpp"
+#include "tutor/exercise_build.hpp"
 #include "tutor/ladder.hpp"
 #include "tutor/lab.hpp"
 #include "tutor/report.hpp"
@@ -327,6 +328,8 @@ int run_ladder_lab(LadderLab<Case>& spec, int argc, char** argv) {
   record["variants"] = detail::rows_json(rows);
   run.notes["timing"] = {{"warmup", timing.warmup}, {"reps", timing.reps}, {"flush_l2", timing.flush_l2},
                          {"clock", "device events, one pair per launch"}};
+  for (const auto& step : run.steps)
+    if (step.info.role == StepRole::exercise) run.notes["exercise_code"] = kExerciseCode;
   if (spec.after_steps) spec.after_steps(run, record);
   record["notes"] = run.notes;
   return lab.finish(record, failed);
@@ -335,6 +338,14 @@ int run_ladder_lab(LadderLab<Case>& spec, int argc, char** argv) {
 /// main() of a ladder lab: run_ladder_lab inside run_main (exceptions become exit codes).
 template <class Case>
 int ladder_main(LadderLab<Case>& spec, int argc, char** argv) {
+  if (kExerciseSolutions)  // an exercise row built from the worked solution says so (--list, table, record)
+    for (auto& step : spec.steps)
+      if (step.info.role == StepRole::exercise) {
+        step.info.params = kExerciseSolutionParams;
+        // "your kernel from exercises/: what it does" -> "the worked solution from exercises/solutions/: ..."
+        if (const auto colon = step.info.change.find(':'); colon != std::string::npos)
+          step.info.change = "the worked solution from exercises/solutions/" + step.info.change.substr(colon);
+      }
   return run_main(spec.name, [&] { return run_ladder_lab(spec, argc, argv); });
 }
 
