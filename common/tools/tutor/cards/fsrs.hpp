@@ -57,10 +57,14 @@ struct Scheduler {
   bool fuzz = false;  // only false is implemented: the schedule is deterministic
 
   /// The card's next state after a review rated `rating` at `now` (ts-fsrs `next`, fuzz off).
+  /// Throws std::invalid_argument when `now` falls on a UTC day before the card's last review,
+  /// when the card's memory state is impossible (reviewed, yet difficulty < 1 or stability <
+  /// 0.001), or when the scheduler's settings are (retention outside (0, 1], a negative step).
   Card review(const Card& card, Rating rating, Instant now) const;
 
-  /// Predicted probability of recall at `now`: R(t, S) = (1 + f t/S)^-w20, t in days since the
-  /// last review (FSRS-6). 0 for a card never reviewed.
+  /// Predicted probability of recall at `now`: R(t, S) = (1 + f t/S)^-w20 (FSRS-6), t the whole
+  /// days (24 h periods) since the last review, as ts-fsrs's get_retrievability counts them.
+  /// 0 for a card never reviewed.
   double retrievability(const Card& card, Instant now) const;
 
   // The formulas, exposed for tests and for explaining a schedule.
@@ -72,6 +76,10 @@ struct Scheduler {
   /// (I(r, S) = S/f (r^(-1/w20) - 1); I(0.9, S) = S).
   int next_interval_days(double stability) const;
 };
+
+/// The interval the card was given, in whole days: (due - last_review) for a card in review, 0
+/// for one in (re)learning or new (ts-fsrs's scheduled_days).
+int scheduled_days(const Card& card);
 
 std::string_view to_string(Rating rating);  // "again", "hard", "good", "easy"
 std::string_view to_string(State state);    // "new", "learning", "review", "relearning"
