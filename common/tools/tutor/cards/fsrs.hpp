@@ -3,7 +3,8 @@
 // memory is two numbers, stability S (days until recall probability falls to 90%) and
 // difficulty D (1..10); each review updates them and the next interval is the time at which
 // the predicted recall probability equals the desired retention. Implemented from the
-// project's published FSRS-6 formulas and default weights ("The Algorithm", FSRS-6), checked
+// project's published FSRS-6 formulas and default weights ("The Algorithm", FSRS-6 section,
+// https://github.com/open-spaced-repetition/fsrs4anki/wiki/The-Algorithm), checked
 // against the reference implementation ts-fsrs (the version pinned in
 // tests/fsrs_reference/package.json) with fuzz off: where the two differ, we follow ts-fsrs
 // and cards/fsrs.cpp says so where it happens.
