@@ -1,0 +1,161 @@
+#include "cards/inline_markdown.hpp"
+
+#include <cstring>
+#include <vector>
+
+namespace tutor::cards {
+namespace {
+
+/// One run of text with its style, a link, or a paragraph break.
+struct Span {
+  enum Kind { text, code, link, paragraph } kind = text;
+  std::string content;
+  std::string href;  // links
+  bool bold = false, italic = false;
+};
+
+bool is_space(char c) { return c == ' ' || c == '\n'; }
+
+/// The characters a backslash escapes (CommonMark 2.4: ASCII punctuation).
+bool escapable(char c) { return c != '\0' && std::strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", c) != nullptr; }
+
+/// Where a bare URL starting at `i` ends: at a space, without trailing sentence punctuation (and
+/// without a ')' that closes a parenthesis opened before the URL).
+std::size_t url_end(std::string_view text, std::size_t i) {
+  std::size_t end = i;
+  while (end < text.size() && !is_space(text[end])) ++end;
+  while (end > i) {
+    const char last = text[end - 1];
+    const std::string_view url = text.substr(i, end - i);
+    const bool unbalanced_paren = last == ')' && url.find('(') == std::string_view::npos;
+    if (last == '.' || last == ',' || last == ';' || last == ':' || unbalanced_paren) {
+      --end;
+    } else {
+      break;
+    }
+  }
+  return end;
+}
+
+/// The closing delimiter `marker` for an opener at `open`: the first one after it that is not
+/// preceded by a space (a right-flanking run, CommonMark 6.2), or npos.
+std::size_t closer(std::string_view text, std::size_t open, std::string_view marker) {
+  std::size_t from = open + marker.size();
+  if (from >= text.size() || is_space(text[from])) return std::string_view::npos;
+  while (true) {
+    const std::size_t at = text.find(marker, from + 1);
+    if (at == std::string_view::npos) return at;
+    const bool double_star = marker == "*" && at + 1 < text.size() && text[at + 1] == '*';
+    if (!is_space(text[at - 1]) && !double_star) return at;
+    from = double_star ? at + 1 : at;
+  }
+}
+
+void parse(std::string_view text, bool bold, bool italic, std::vector<Span>& out) {
+  auto add_char = [&](char c) {
+    if (out.empty() || out.back().kind != Span::text || out.back().bold != bold || out.back().italic != italic)
+      out.push_back(Span{Span::text, "", "", bold, italic});
+    out.back().content += c;
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == '\\' && i + 1 < text.size() && escapable(text[i + 1])) {
+      add_char(text[i + 1]);
+      i += 2;
+    } else if (c == '\n') {
+      while (i < text.size() && text[i] == '\n') ++i;
+      out.push_back(Span{Span::paragraph, "", "", bold, italic});
+    } else if (c == '`' && text.find('`', i + 1) != std::string_view::npos) {
+      const std::size_t end = text.find('`', i + 1);
+      out.push_back(Span{Span::code, std::string(text.substr(i + 1, end - i - 1)), "", bold, italic});
+      i = end + 1;
+    } else if (text.substr(i, 2) == "**" && closer(text, i, "**") != std::string_view::npos) {
+      const std::size_t end = closer(text, i, "**");
+      parse(text.substr(i + 2, end - i - 2), true, italic, out);
+      i = end + 2;
+    } else if (c == '*' && text.substr(i, 2) != "**" && closer(text, i, "*") != std::string_view::npos) {
+      const std::size_t end = closer(text, i, "*");
+      parse(text.substr(i + 1, end - i - 1), bold, true, out);
+      i = end + 1;
+    } else if (c == '[' && text.find("](", i) != std::string_view::npos &&
+               text.find(']', i) == text.find("](", i) && text.find(')', text.find("](", i)) != std::string_view::npos) {
+      const std::size_t middle = text.find("](", i);
+      const std::size_t end = text.find(')', middle);
+      const std::string_view href = text.substr(middle + 2, end - middle - 2);
+      if (href.empty() || href.find(' ') != std::string_view::npos) {
+        add_char(c);
+        ++i;
+        continue;
+      }
+      out.push_back(Span{Span::link, std::string(text.substr(i + 1, middle - i - 1)), std::string(href), bold, italic});
+      i = end + 1;
+    } else if (text.substr(i, 7) == "http://" || text.substr(i, 8) == "https://") {
+      const std::size_t end = url_end(text, i);
+      const std::string url(text.substr(i, end - i));
+      out.push_back(Span{Span::link, url, url, bold, italic});
+      i = end;
+    } else {
+      add_char(c);
+      ++i;
+    }
+  }
+}
+
+std::vector<Span> spans(std::string_view text) {
+  std::vector<Span> out;
+  parse(text, false, false, out);
+  return out;
+}
+
+}  // namespace
+
+std::string html_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string markdown_to_html(std::string_view text) {
+  std::string html;
+  for (const Span& span : spans(text)) {
+    std::string inner;
+    switch (span.kind) {
+      case Span::paragraph: html += "<br><br>"; continue;
+      case Span::text: inner = html_escape(span.content); break;
+      case Span::code: inner = "<code>" + html_escape(span.content) + "</code>"; break;
+      case Span::link: inner = "<a href=\"" + html_escape(span.href) + "\">" + html_escape(span.content) + "</a>"; break;
+    }
+    if (span.italic) inner = "<i>" + inner + "</i>";
+    if (span.bold) inner = "<b>" + inner + "</b>";
+    html += inner;
+  }
+  return html;
+}
+
+std::string markdown_to_terminal(std::string_view text, bool ansi) {
+  std::string out;
+  for (const Span& span : spans(text)) {
+    std::string inner;
+    switch (span.kind) {
+      case Span::paragraph: out += "\n\n"; continue;
+      case Span::text: inner = span.content; break;
+      case Span::code: inner = "`" + span.content + "`"; break;
+      case Span::link: inner = span.content == span.href ? span.href : span.content + " (" + span.href + ")"; break;
+    }
+    if (ansi && span.italic) inner = "\x1b[3m" + inner + "\x1b[23m";
+    if (ansi && span.bold) inner = "\x1b[1m" + inner + "\x1b[22m";
+    out += inner;
+  }
+  return out;
+}
+
+}  // namespace tutor::cards
