@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "grade/grade_command.hpp"
+#include "sheets/sheets_command.hpp"
 #include "tutor/cli.hpp"
 
 int main(int argc, char** argv) {
@@ -16,8 +17,10 @@ int main(int argc, char** argv) {
     CLI::App app{"The tutor's study tools: grade records against the modules' rubrics.", "tutor"};
     app.require_subcommand(1);
     tutor::grade::GradeCommand grade(app);
+    tutor::sheets::SheetsCommand sheets(app);
     if (const int parsed = tutor::parse_command_line(app, argc, argv); parsed >= 0) return parsed;
     if (grade.selected()) return grade.run(tutor::command_line(argc, argv));
+    if (sheets.selected()) return sheets.run();
     throw tutor::UsageError("tutor: give a subcommand (grade)");
   });
 }

@@ -1,0 +1,293 @@
+#include "sheets/placeholders.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "tutor/hardware.hpp"
+#include "tutor/input_file.hpp"
+#include "tutor/roofline.hpp"
+
+namespace tutor::sheets {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+/// Why one placeholder cannot be filled; fill() adds the file, line and placeholder.
+struct Refused {
+  std::string why;
+};
+
+constexpr std::size_t kMaxRecordBytes = 16u << 20;  // the records the labs write are far smaller
+
+std::vector<std::string> split(std::string_view text, char sep) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    if (i == text.size() || text[i] == sep) {
+      parts.emplace_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  return parts;
+}
+
+/// Markdown-escapes text from the GPU table or a record so it reads as written (a '|' would
+/// end a table cell, a '*' or '_' start emphasis).
+std::string escape_markdown(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '\\' || c == '`' || c == '*' || c == '_' || c == '[' || c == ']' || c == '<' || c == '>' || c == '|')
+      out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+/// The GPU table's numeric cells by field name (hardware.hpp).
+const tutor::hw::Sourced* sourced_field(const tutor::hw::GpuSpec& g, std::string_view field) {
+  using tutor::hw::GpuSpec;
+  using tutor::hw::Sourced;
+  static const std::pair<std::string_view, Sourced GpuSpec::*> kFields[] = {
+      {"memory_GB", &GpuSpec::memory_GB},       {"hbm_bandwidth_GBps", &GpuSpec::hbm_bandwidth_GBps},
+      {"sm_count", &GpuSpec::sm_count},         {"l2_MB", &GpuSpec::l2_MB},
+      {"warp_size", &GpuSpec::warp_size},       {"fp32_TFLOPs", &GpuSpec::fp32_TFLOPs},
+      {"tf32_TFLOPs", &GpuSpec::tf32_TFLOPs},   {"bf16_TFLOPs", &GpuSpec::bf16_TFLOPs},
+      {"fp16_TFLOPs", &GpuSpec::fp16_TFLOPs},   {"fp8_TFLOPs", &GpuSpec::fp8_TFLOPs},
+      {"fp4_TFLOPs", &GpuSpec::fp4_TFLOPs},     {"tdp_W", &GpuSpec::tdp_W},
+      {"interconnect_GBps", &GpuSpec::interconnect_GBps},
+  };
+  for (const auto& [name, member] : kFields)
+    if (name == field) return &(g.*member);
+  return nullptr;
+}
+
+/// The GPU table's text cells (they carry no source of their own).
+const std::string_view* text_field(const tutor::hw::GpuSpec& g, std::string_view field) {
+  if (field == "name") return &g.name;
+  if (field == "vendor") return &g.vendor;
+  if (field == "arch") return &g.arch;
+  if (field == "fp8_variant") return &g.fp8_variant;
+  if (field == "interconnect") return &g.interconnect;
+  return nullptr;
+}
+
+constexpr std::string_view kFieldList =
+    "memory_GB, hbm_bandwidth_GBps, sm_count, l2_MB, warp_size, fp32_TFLOPs, tf32_TFLOPs, bf16_TFLOPs, "
+    "fp16_TFLOPs, fp8_TFLOPs, fp4_TFLOPs, tdp_W, interconnect_GBps, ridge_<fp32|tf32|bf16|fp16|fp8|fp4>, "
+    "name, vendor, arch, fp8_variant, interconnect";
+
+/// A cell's source as a footnote: the document and where in it (the text before the first
+/// ':', which hardware.cpp follows with the words quoted); the whole text when the cell is
+/// NaN, whose source says why there is no number.
+std::string source_note(const tutor::hw::Sourced& cell) {
+  std::string_view text = cell.source;
+  if (!std::isnan(cell.value)) text = text.substr(0, text.find(':'));
+  return fmt::format("GPU table: {}.", escape_markdown(text));
+}
+
+std::string json_type(const json& v) {
+  switch (v.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::boolean: return "a boolean";
+    case json::value_t::string: return "a string";
+    case json::value_t::array: return "an array";
+    case json::value_t::object: return "an object";
+    default: return "a number";
+  }
+}
+
+}  // namespace
+
+PlaceholderError::PlaceholderError(const std::string& file, std::size_t line, std::string_view placeholder,
+                                   const std::string& why)
+    : UsageError(fmt::format("{}:{}: {}: {}", file, line, placeholder, why)) {}
+
+std::string format_number(double value, bool is_integer, const std::string& spec) {
+  try {
+    if (spec.empty()) {
+      if (is_integer) return fmt::format("{}", static_cast<long long>(value));
+      return fmt::format("{}", value);
+    }
+    if (spec.back() == 'd' || spec.back() == 'x' || spec.back() == 'b') {
+      if (!is_integer && value != std::trunc(value))
+        throw std::invalid_argument(fmt::format("format '{}' needs an integer, the value is {}", spec, value));
+      return fmt::format(fmt::runtime("{:" + spec + "}"), static_cast<long long>(value));
+    }
+    return fmt::format(fmt::runtime("{:" + spec + "}"), value);
+  } catch (const fmt::format_error& e) {
+    throw std::invalid_argument(fmt::format("format '{}' is not a {{fmt}} format spec for a number ({})", spec, e.what()));
+  }
+}
+
+Filler::Filler(fs::path repository_root, const curriculum::Curriculum& curriculum)
+    : root_(std::move(repository_root)), curriculum_(curriculum) {}
+
+std::string Filler::fill(std::string_view text, const std::string& file) {
+  std::string out;
+  std::size_t line = 1, pos = 0;
+  while (pos < text.size()) {
+    const std::size_t open = text.find("{{", pos);
+    const std::size_t end = open == std::string_view::npos ? text.size() : open;
+    for (std::size_t i = pos; i < end; ++i) line += text[i] == '\n';
+    out.append(text.substr(pos, end - pos));
+    if (open == std::string_view::npos) break;
+    const std::size_t eol = std::min(text.find('\n', open), text.size());
+    const std::size_t close = text.find("}}", open + 2);
+    if (close == std::string_view::npos || close > eol) {
+      throw PlaceholderError(file, line, text.substr(open, std::min<std::size_t>(eol - open, 60)),
+                             "no closing '}}' on the same line");
+    }
+    const std::string_view placeholder = text.substr(open, close + 2 - open);
+    try {
+      out += fill_one(text.substr(open + 2, close - open - 2));
+    } catch (const Refused& r) {
+      throw PlaceholderError(file, line, placeholder, r.why);
+    }
+    pos = close + 2;
+  }
+  return out;
+}
+
+std::string Filler::fill_one(std::string_view body) {
+  const std::size_t colon = body.find(':');
+  const std::string_view kind = body.substr(0, colon);
+  if (kind == "gpu") return gpu_cell(split(body, ':'));
+  if (kind == "record") {
+    if (colon == std::string_view::npos) throw Refused{"give {{record:<path>:<JSON pointer>[:<format>]}}"};
+    return record_number(body.substr(colon + 1));
+  }
+  if (kind == "modules") return planned_modules(split(body, ':'));
+  throw Refused{fmt::format("unknown placeholder kind '{}' (allowed: gpu, record, modules)", kind)};
+}
+
+std::string Filler::gpu_cell(const std::vector<std::string>& parts) {
+  if (parts.size() != 3 && parts.size() != 4) throw Refused{"give {{gpu:<key>:<field>[:<format>]}}"};
+  const std::string& key = parts[1];
+  const std::string& field = parts[2];
+  const std::string spec = parts.size() == 4 ? parts[3] : "";
+  const tutor::hw::GpuSpec* gpu = nullptr;
+  for (const auto& g : tutor::hw::gpu_table())
+    if (g.key == key) gpu = &g;
+  if (!gpu) throw Refused{fmt::format("unknown GPU key '{}' (allowed: {})", key, tutor::hw::known_keys())};
+  auto number = [&](double value) -> std::string {
+    try {
+      return format_number(value, false, spec);
+    } catch (const std::invalid_argument& e) {
+      throw Refused{e.what()};
+    }
+  };
+  if (const auto* text = text_field(*gpu, field)) {
+    if (!spec.empty()) throw Refused{fmt::format("'{}' is text: it takes no format", field)};
+    return escape_markdown(*text);
+  }
+  if (const auto* cell = sourced_field(*gpu, field)) {
+    if (std::isnan(cell->value)) return "n/a" + cite(source_note(*cell));
+    return number(cell->value) + cite(source_note(*cell));
+  }
+  // ridge_<dtype>: the roofline's ridge point, peak / bandwidth in FLOP/byte (Williams,
+  // Waterman and Patterson, CACM 2009, eq. 1), from two cells of the table.
+  if (field.rfind("ridge_", 0) == 0) {
+    const tutor::hw::Sourced* peak = tutor::hw::peak_TFLOPs(*gpu, std::string_view(field).substr(6));
+    if (peak) {
+      const tutor::hw::Sourced& bandwidth = gpu->hbm_bandwidth_GBps;
+      if (std::isnan(peak->value)) return "n/a" + cite(source_note(*peak));
+      const double ridge = tutor::roofline::ridge_point(peak->value, bandwidth.value);
+      return number(ridge) + cite(source_note(*peak)) + cite(source_note(bandwidth));
+    }
+  }
+  throw Refused{fmt::format("unknown field '{}' (allowed: {})", field, kFieldList)};
+}
+
+const json& Filler::record(const std::string& path) {
+  if (const auto it = records_.find(path); it != records_.end()) return it->second;
+  const fs::path relative(path);
+  if (path.empty() || relative.is_absolute()) throw Refused{"the record path must be relative to the repository root"};
+  for (const auto& part : relative)
+    if (part == "..") throw Refused{"the record path must stay inside the repository (no '..')"};
+  std::string text;
+  try {
+    InputFile file((root_ / relative).string(), kMaxRecordBytes);
+    text = file.read_all();
+  } catch (const InputError& e) {
+    throw Refused{fmt::format("{}: {}", path, e.what_only())};
+  }
+  json parsed = json::parse(text, nullptr, false);
+  if (parsed.is_discarded()) throw Refused{fmt::format("{} is not valid JSON", path)};
+  return records_.emplace(path, std::move(parsed)).first->second;
+}
+
+std::string Filler::record_number(std::string_view rest) {
+  const std::size_t colon = rest.find(':');
+  if (colon == std::string_view::npos) throw Refused{"give {{record:<path>:<JSON pointer>[:<format>]}}"};
+  const std::string path(rest.substr(0, colon));
+  std::string pointer(rest.substr(colon + 1)), spec;
+  if (const std::size_t last = pointer.rfind(':'); last != std::string::npos) {
+    spec = pointer.substr(last + 1);
+    pointer.resize(last);
+  }
+  if (pointer.empty() || pointer[0] != '/')
+    throw Refused{fmt::format("'{}' is not a JSON pointer (it starts with '/': /steps/0/median_GBps)", pointer)};
+  const json& doc = record(path);
+  json::json_pointer ptr;
+  try {
+    ptr = json::json_pointer(pointer);
+  } catch (const json::exception&) {
+    throw Refused{fmt::format("'{}' is not a valid JSON pointer (RFC 6901)", pointer)};
+  }
+  if (!doc.contains(ptr)) throw Refused{fmt::format("{} has nothing at {}", path, pointer)};
+  const json& value = doc.at(ptr);
+  if (!value.is_number())
+    throw Refused{fmt::format("{} {} is {}, not a number", path, pointer, json_type(value))};
+  std::string text;
+  try {
+    text = format_number(value.get<double>(), value.is_number_integer(), spec);
+  } catch (const std::invalid_argument& e) {
+    throw Refused{e.what()};
+  }
+  std::string about;
+  auto add = [&](const char* key, std::string_view before) {
+    if (doc.is_object() && doc.contains(key) && doc[key].is_string())
+      about += std::string(before) + escape_markdown(doc[key].get<std::string>());
+  };
+  add("kind", ": ");
+  if (doc.is_object() && doc.contains("device") && doc["device"].is_object() && doc["device"].contains("name") &&
+      doc["device"]["name"].is_string())
+    about += (about.empty() ? ": on " : " on ") + escape_markdown(doc["device"]["name"].get<std::string>());
+  add("lab", about.empty() ? ": " : ", ");
+  add("version", " ");
+  return text + cite(fmt::format("Record `{}`{}.", path, about));
+}
+
+std::string Filler::planned_modules(const std::vector<std::string>& parts) const {
+  if (parts.size() != 3 || (parts[1] != "planned" && parts[1] != "available"))
+    throw Refused{"give {{modules:planned:<track>}} or {{modules:available:<track>}}"};
+  const auto status = parts[1] == "planned" ? curriculum::Status::kPlanned : curriculum::Status::kAvailable;
+  bool track_known = false;
+  for (const auto& t : curriculum_.tracks) track_known = track_known || t.id == parts[2];
+  if (!track_known) throw Refused{fmt::format("unknown track '{}' (data/curriculum.json)", parts[2])};
+  std::string out;
+  for (const auto& m : curriculum_.modules) {
+    if (m.track != parts[2] || m.status != status) continue;
+    out += (out.empty() ? "" : ", ") + m.id + " " + escape_markdown(m.title);
+  }
+  return out.empty() ? "none" : out;
+}
+
+std::string Filler::cite(const std::string& text) {
+  auto [it, added] = footnote_of_text_.emplace(text, static_cast<int>(footnotes_.size()) + 1);
+  if (added) footnotes_.push_back({it->second, text});
+  return fmt::format("[^{}]", it->second);
+}
+
+std::string Filler::footnote_definitions() const {
+  std::string out;
+  for (const auto& f : footnotes_) out += fmt::format("[^{}]: {}\n", f.number, f.text);
+  return out;
+}
+
+}  // namespace tutor::sheets
