@@ -3,12 +3,14 @@
 //   tutor grade RECORD.json [--rubric FILE] [--assignment NAME] [--json PATH|-]
 //   tutor grade --run MODULE [--seed N]
 //   tutor grade --folder DIR [--gradebook out.csv] [--summary]
+//   tutor plan [done|start|undo MODULE... | reset --yes] [--state-dir DIR] [--now TIME] [--json PATH|-]
 //
 // Exit codes (ARCHITECTURE.md): 0 success (graded: pass); 1 a check did not hold (graded:
 // fail); 2 bad input, one line naming the option, file or key; 3 no usable GPU (--run).
 #include <CLI/CLI.hpp>
 
 #include "grade/grade_command.hpp"
+#include "plan/plan_command.hpp"
 #include "sheets/sheets_command.hpp"
 #include "tutor/cli.hpp"
 
@@ -17,9 +19,11 @@ int main(int argc, char** argv) {
     CLI::App app{"The tutor's study tools: grade records against the modules' rubrics.", "tutor"};
     app.require_subcommand(1);
     tutor::grade::GradeCommand grade(app);
+    tutor::plan::PlanCommand plan(app);
     tutor::sheets::SheetsCommand sheets(app);
     if (const int parsed = tutor::parse_command_line(app, argc, argv); parsed >= 0) return parsed;
     if (grade.selected()) return grade.run(tutor::command_line(argc, argv));
+    if (plan.selected()) return plan.run(tutor::command_line(argc, argv));
     if (sheets.selected()) return sheets.run();
     throw tutor::UsageError("tutor: give a subcommand (grade)");
   });

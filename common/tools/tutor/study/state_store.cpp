@@ -60,7 +60,8 @@ fs::path state_dir(const std::string& override) {
   throw UsageError("--state-dir: no state folder: set XDG_STATE_HOME or HOME, or give --state-dir DIR");
 }
 
-std::optional<nlohmann::json> load_state(const fs::path& file, std::string_view schema) {
+std::optional<nlohmann::json> load_state(const fs::path& file, std::string_view schema,
+                                         const std::function<void(const nlohmann::json&)>& check) {
   std::error_code ec;
   if (!fs::exists(fs::symlink_status(file, ec))) return std::nullopt;
   std::string text;
@@ -77,6 +78,13 @@ std::optional<nlohmann::json> load_state(const fs::path& file, std::string_view 
     corrupt(file, fmt::format("has no \"schema\" (expected \"{}\")", schema));
   if (found->get<std::string>() != schema)
     corrupt(file, fmt::format("has schema \"{}\", expected \"{}\"", found->get<std::string>(), schema));
+  if (check) {
+    try {
+      check(doc);
+    } catch (const std::exception& error) {  // the check's own error, or nlohmann's type_error
+      corrupt(file, error.what());
+    }
+  }
   return doc;
 }
 

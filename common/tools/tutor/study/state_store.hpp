@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,8 +22,11 @@ std::filesystem::path state_dir(const std::string& override);
 /// Reads the state file `file`, which must be a JSON object whose "schema" is `schema`.
 /// nullopt when the file does not exist. A file that cannot be read, is not JSON, or has
 /// another schema is renamed aside to `<name>.corrupt-<UTC yyyymmddThhmmssZ>` and UsageError
-/// (exit 2) is thrown, naming the file, why, and where it was kept.
-std::optional<nlohmann::json> load_state(const std::filesystem::path& file, std::string_view schema);
+/// (exit 2) is thrown, naming the file, why, and where it was kept. `check`, when given, reads
+/// the rest of the document: an exception it throws (one line: which field, why) marks
+/// the file corrupt the same way.
+std::optional<nlohmann::json> load_state(const std::filesystem::path& file, std::string_view schema,
+                                         const std::function<void(const nlohmann::json&)>& check = {});
 
 /// Writes `doc` (which should carry its "schema") to `file` atomically, creating the folder.
 /// A reader, or a kill -9 at any instant, sees the old file or the new one, never half of one.
