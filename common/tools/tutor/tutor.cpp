@@ -4,11 +4,13 @@
 //   tutor grade --run MODULE [--seed N]
 //   tutor grade --folder DIR [--gradebook out.csv] [--summary]
 //   tutor plan [done|start|undo MODULE... | reset --yes] [--state-dir DIR] [--now TIME] [--json PATH|-]
+//   tutor cards check|due|review|export ... (recall cards: cards/cards_command.hpp)
 //
 // Exit codes (ARCHITECTURE.md): 0 success (graded: pass); 1 a check did not hold (graded:
 // fail); 2 bad input, one line naming the option, file or key; 3 no usable GPU (--run).
 #include <CLI/CLI.hpp>
 
+#include "cards/cards_command.hpp"
 #include "grade/grade_command.hpp"
 #include "plan/plan_command.hpp"
 #include "sheets/sheets_command.hpp"
@@ -21,10 +23,12 @@ int main(int argc, char** argv) {
     tutor::grade::GradeCommand grade(app);
     tutor::plan::PlanCommand plan(app);
     tutor::sheets::SheetsCommand sheets(app);
+    tutor::cards::CardsCommand cards(app);
     if (const int parsed = tutor::parse_command_line(app, argc, argv); parsed >= 0) return parsed;
     if (grade.selected()) return grade.run(tutor::command_line(argc, argv));
     if (plan.selected()) return plan.run(tutor::command_line(argc, argv));
     if (sheets.selected()) return sheets.run();
+    if (cards.selected()) return cards.run();
     throw tutor::UsageError("tutor: give a subcommand (grade)");
   });
 }

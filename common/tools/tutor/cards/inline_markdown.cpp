@@ -107,6 +107,13 @@ std::vector<Span> spans(std::string_view text) {
   return out;
 }
 
+/// An attribute value between single quotes (so that no '"' reaches the file at all).
+std::string attribute(std::string_view text) {
+  std::string out;
+  for (const char c : html_escape(text)) out += c == '\'' ? std::string("&#39;") : std::string(1, c);
+  return out;
+}
+
 }  // namespace
 
 std::string html_escape(std::string_view text) {
@@ -132,7 +139,7 @@ std::string markdown_to_html(std::string_view text) {
       case Span::paragraph: html += "<br><br>"; continue;
       case Span::text: inner = html_escape(span.content); break;
       case Span::code: inner = "<code>" + html_escape(span.content) + "</code>"; break;
-      case Span::link: inner = "<a href=\"" + html_escape(span.href) + "\">" + html_escape(span.content) + "</a>"; break;
+      case Span::link: inner = "<a href='" + attribute(span.href) + "'>" + html_escape(span.content) + "</a>"; break;
     }
     if (span.italic) inner = "<i>" + inner + "</i>";
     if (span.bold) inner = "<b>" + inner + "</b>";

@@ -8,9 +8,10 @@
 
 namespace tutor::cards {
 
-/// HTML for one Anki field: <code>, <b>, <i>, <a href>, "<br><br>" between paragraphs; every
-/// other '&', '<', '>' and '"' escaped as an entity (Anki manual, "Importing > Text Files >
-/// HTML"), so no field starts a CSV quote. The result holds no tab and no newline.
+/// HTML for one Anki field: <code>, <b>, <i>, <a href='...'>, "<br><br>" between paragraphs;
+/// every other '&', '<', '>' and '"' escaped as an entity (Anki manual, "Importing > Text Files
+/// > HTML"). Attributes are quoted with ', so the field holds no '"' that Anki's CSV reader could
+/// take for a quoted field, no tab and no newline.
 std::string markdown_to_html(std::string_view text);
 
 /// Text for a terminal: markers removed, `code` kept in backticks, a link as "text (url)";
