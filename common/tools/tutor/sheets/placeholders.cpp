@@ -1,5 +1,6 @@
 #include "sheets/placeholders.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -113,6 +114,12 @@ std::string format_number(double value, bool is_integer, const std::string& spec
       if (is_integer) return fmt::format("{}", static_cast<long long>(value));
       return fmt::format("{}", value);
     }
+    // A trailing '%' reads a fraction as a percentage, as Python's format does (0.951 -> 95.1%).
+    if (spec.back() == '%') {
+      std::string number_spec = spec.substr(0, spec.size() - 1);
+      if (number_spec.empty() || std::isdigit(static_cast<unsigned char>(number_spec.back()))) number_spec += 'f';
+      return fmt::format(fmt::runtime("{:" + number_spec + "}"), value * 100.0) + "%";
+    }
     if (spec.back() == 'd' || spec.back() == 'x' || spec.back() == 'b') {
       if (!is_integer && value != std::trunc(value))
         throw std::invalid_argument(fmt::format("format '{}' needs an integer, the value is {}", spec, value));
@@ -197,7 +204,8 @@ std::string Filler::gpu_cell(const std::vector<std::string>& parts) {
       const tutor::hw::Sourced& bandwidth = gpu->hbm_bandwidth_GBps;
       if (std::isnan(peak->value)) return "n/a" + cite(source_note(*peak));
       const double ridge = tutor::roofline::ridge_point(peak->value, bandwidth.value);
-      return number(ridge) + cite(source_note(*peak)) + cite(source_note(bandwidth));
+      const std::string peak_note = cite(source_note(*peak)), bandwidth_note = cite(source_note(bandwidth));
+      return number(ridge) + peak_note + (bandwidth_note == peak_note ? "" : bandwidth_note);
     }
   }
   throw Refused{fmt::format("unknown field '{}' (allowed: {})", field, kFieldList)};

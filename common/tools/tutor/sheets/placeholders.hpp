@@ -4,7 +4,8 @@
 //   {{gpu:<key>:<field>[:<fmt>]}}               a cell of tutor::hw::gpu_table()
 //   {{record:<path>:<JSON pointer>[:<fmt>]}}    a number in a committed record (repository-relative)
 //   {{modules:planned:<track>}}                 the track's planned modules, "A03 Scan, ..."
-// <fmt> is a format spec of the {fmt} library ("{:<fmt>}": .0f, .1f, .3g, d). Each GPU cell's
+// <fmt> is a format spec of the {fmt} library ("{:<fmt>}": .0f, .1f, .3g, d), or one ending in
+// '%' for a fraction shown as a percentage (".1%": 0.951 -> 95.1%). Each GPU cell's
 // source document and each record's path becomes a footnote ([^n], GitHub-flavoured Markdown).
 #include <cstddef>
 #include <filesystem>
