@@ -1,5 +1,5 @@
 // b05_transformer: what a transformer costs, from its config.json alone (a model, not a
-// measurement; no GPU is used).
+// measurement; no GPU is used), and, with `profile`, one layer of it measured on the GPU.
 //
 //   b05_transformer calc --model llama-3.1-8b [--context 8192] [--dtype bf16] [--kv-dtype fp8]
 //   b05_transformer calc --config path/to/config.json --explain
@@ -7,6 +7,8 @@
 //   b05_transformer --list-models
 //   b05_transformer --list-families     (the model_type values it reads, as a Markdown table)
 //   b05_transformer table --context 32768  (every shipped model side by side, a Markdown table)
+//   b05_transformer profile [--model llama-3.1-8b]  (one layer on the GPU, sub-op by sub-op:
+//                                                  profile_command.cpp)
 //
 // Every number is one row: a value, the formula with this model's numbers in it, and where
 // the formula comes from. The table, --explain and --json all print those same rows.
@@ -24,6 +26,7 @@
 #include "tutor/number_option.hpp"
 #include "family.hpp"
 #include "model.hpp"
+#include "profile_command.hpp"
 #include "tutor/cli.hpp"
 #include "tutor/output.hpp"
 #include "tutor/report.hpp"
@@ -520,8 +523,11 @@ int run_table(std::int64_t context, const std::string& dtype, std::string kv_dty
 }
 
 int run(int argc, char** argv) {
+  // `profile` is a GPU lab with options of its own (profile_command.cpp): it parses the rest.
+  if (argc >= 2 && std::string(argv[1]) == "profile") return run_profile(argc, argv);
   CLI::App app{"B05 Transformer performance: parameters, FLOPs, weight / KV-cache / activation bytes of a model "
-               "from its Hugging Face config.json (an analytic model; no GPU needed)", "b05_transformer"};
+               "from its Hugging Face config.json (an analytic model; no GPU needed); `profile` measures one layer "
+               "on the GPU", "b05_transformer"};
   app.require_subcommand(0, 1);
   bool list_models = false;
   app.add_flag("--list-models", list_models, "list the shipped model configs (--model NAME)");
@@ -555,7 +561,12 @@ int run(int argc, char** argv) {
   table->add_option("--dtype", table_dtype, "weight dtype: " + known_dtypes() + " (default bf16)");
   table->add_option("--kv-dtype", table_kv_dtype, "KV-cache dtype (default: --dtype)");
 
+  auto* profile = app.add_subcommand("profile", "one decoder layer on the GPU, sub-op by sub-op, verified, timed and "
+                                               "beside its roofline prediction (b05_transformer profile --help)");
+  profile->prefix_command();  // its options are read by run_profile, which needs the word first
+
   if (const int rc = parse_command_line(app, argc, argv); rc >= 0) return rc;
+  if (profile->parsed()) throw UsageError("profile: give it first: b05_transformer profile [OPTIONS]");
   if (list_families) {
     if (calc->parsed() || table->parsed()) throw UsageError("--list-families: give it alone, without a subcommand");
     fmt::print("| model_type | the rule follows |\n| --- | --- |\n");
@@ -571,7 +582,8 @@ int run(int argc, char** argv) {
   }
   if (table->parsed()) return run_table(table_context, table_dtype, table_kv_dtype);
   if (!calc->parsed())
-    throw UsageError("missing subcommand: b05_transformer calc --model NAME | --config FILE, or table (or --list-models)");
+    throw UsageError("missing subcommand: b05_transformer calc --model NAME | --config FILE, table, or profile (or "
+                     "--list-models)");
   out.check({{"--config", o.config_path}});
   o.tp_given = calc->count("--tp") > 0;
   return run_calc(o, out, argc, argv);
