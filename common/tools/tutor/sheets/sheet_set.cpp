@@ -154,9 +154,9 @@ std::string index_page(const std::vector<std::pair<std::string, SheetText>>& she
       "`{{{{gpu:h200-sxm:hbm_bandwidth_GBps}}}}`; `ridge_<dtype>` gives the ridge point (peak over "
       "bandwidth, FLOP/byte).\n"
       "- `{{{{record:<path>:<JSON pointer>[:<format>]}}}}`: a number in a committed record, e.g. "
-      "`{{{{record:docs/results/H200/b01_architecture/b01_probe.json:/device/measured/copy_GBps:.0f}}}}`.\n"
+      "`{{{{record:docs/results/H200/b01_architecture/b01_device_info.json:/device/measured/copy_GBps:.0f}}}}`.\n"
       "- `{{{{modules:planned:<track>}}}}`: the track's planned modules from data/curriculum.json.\n\n"
-      "`<format>` is a {{fmt}} format spec (`.0f`, `.3g`, `d`). A missing record, pointer or a value "
+      "`<format>` is a {{fmt}} format spec (`.0f`, `.3g`, `d`; `.1%` shows a fraction as a percentage). A missing record, pointer or a value "
       "that is not a number stops `tutor sheets` with exit 2 and one line naming the template, line "
       "and placeholder. A comment `<!-- print: columns=2 font=6.5pt -->` in a template sets its "
       "printed columns and type size.\n",
