@@ -89,13 +89,16 @@ std::string render_plan(const Plan& plan, const curriculum::Curriculum& curricul
     out += fmt::format("{}\n", next.available ? line : paint(view, line, "2"));
   }
 
-  out += fmt::format("\n{} (CURRICULUM.md)\n", paint(view, "Learning paths", "1"));
+  out += fmt::format("\n{} (their modules in order: CURRICULUM.md)\n", paint(view, "Learning paths", "1"));
   std::size_t path_width = 0;
   for (const PathProgress& path : plan.paths) path_width = std::max(path_width, path.name.size());
   for (const PathProgress& path : plan.paths) {
-    const std::string next =
-        path.next.empty() ? paint(view, "finished", "32")
-                          : fmt::format("next: {} {}", path.next, curriculum.module(path.next).title);
+    std::string next = paint(view, "finished", "32");
+    if (!path.next.empty()) {
+      const auto& module = curriculum.module(path.next);
+      next = fmt::format("next: {} {}{}", module.id, module.title,
+                         module.status == curriculum::Status::kAvailable ? "" : " (planned: not written yet)");
+    }
     out += fmt::format("  {:<{}}  {:>5} done  {:>13}  {}\n", path.name, path_width,
                        fmt::format("{}/{}", path.done, path.modules),
                        fmt::format("{:>3} of {:>3} h", path.hours_left, path.hours_total), next);
