@@ -84,10 +84,10 @@ constexpr std::string_view kFieldList =
 
 /// A cell's source as a footnote: the document and where in it (the text before the first
 /// ':', which hardware.cpp follows with the words quoted); the whole text when the cell is
-/// NaN, whose source says why there is no number.
+/// NaN, whose source says why there is no number, or DERIVED, whose source is the arithmetic.
 std::string source_note(const tutor::hw::Sourced& cell) {
   std::string_view text = cell.source;
-  if (!std::isnan(cell.value)) text = text.substr(0, text.find(':'));
+  if (!std::isnan(cell.value) && text.rfind("DERIVED", 0) != 0) text = text.substr(0, text.find(':'));
   return fmt::format("GPU table: {}.", escape_markdown(text));
 }
 

@@ -110,6 +110,15 @@ TEST(SheetsGpu, NotApplicableCellReadsNaWithTheReasonAsFootnote) {
   EXPECT_EQ(f.notes[0].text.rfind("GPU table: Not applicable: ", 0), 0u) << f.notes[0].text;
 }
 
+TEST(SheetsGpu, DerivedCellCitesItsArithmetic) {
+  // MI355X fp8: 8192 FLOPS/clock/CU x 256 CU x 2.4 GHz = 5033.2 TFLOP/s, derived in the table.
+  const Filled f = fill("{{gpu:mi355x:fp8_TFLOPs}}");
+  EXPECT_EQ(f.text, "5033.2[^1]");
+  ASSERT_EQ(f.notes.size(), 1u);
+  EXPECT_NE(f.notes[0].text.find("DERIVED: AMD at ISSCC 2026"), std::string::npos) << f.notes[0].text;
+  EXPECT_NE(f.notes[0].text.find("8192 x 256 CU x 2.4 GHz"), std::string::npos) << f.notes[0].text;
+}
+
 TEST(SheetsGpu, TextFieldsHaveNoFootnote) {
   const Filled f = fill("{{gpu:h200-sxm:name}} ({{gpu:h200-sxm:arch}}, {{gpu:h200-sxm:interconnect}})");
   EXPECT_EQ(f.text, "NVIDIA H200 SXM 141GB (sm\\_90, NVLink 4)");
