@@ -5,6 +5,7 @@
 //   tutor grade --folder DIR [--gradebook out.csv] [--summary]
 //   tutor plan [done|start|undo MODULE... | reset --yes] [--state-dir DIR] [--now TIME] [--json PATH|-]
 //   tutor cards check|due|review|export ... (recall cards: cards/cards_command.hpp)
+//   tutor sheets [--check] [--sheet ID...] [--out DIR] [--src DIR] (reference sheets: docs/cheatsheets/)
 //
 // Exit codes (ARCHITECTURE.md): 0 success (graded: pass); 1 a check did not hold (graded:
 // fail); 2 bad input, one line naming the option, file or key; 3 no usable GPU (--run).
