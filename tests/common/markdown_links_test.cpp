@@ -56,7 +56,8 @@ std::string without_code_spans(const std::string& line) {
 // The links of one Markdown text, outside fenced code blocks (``` or ~~~, CommonMark 4.5).
 std::vector<Link> markdown_links(const std::string& text) {
   static const std::regex inline_link(R"(\]\(\s*(<[^>\n]*>|[^)\s]+)(\s+"[^"]*")?\s*\))");
-  static const std::regex reference(R"(^ {0,3}\[[^\]]+\]:\s*(<[^>\n]*>|\S+))");
+  // A label starting with '^' is a footnote definition (GitHub Flavored Markdown), not a link.
+  static const std::regex reference(R"(^ {0,3}\[[^\]^][^\]]*\]:\s*(<[^>\n]*>|\S+))");
   std::vector<Link> links;
   std::istringstream lines(text);
   std::string line;
@@ -120,7 +121,8 @@ TEST(MarkdownLinks, FindsInlineLinksImagesAndDefinitionsOutsideCode) {
       "```\n"
       "[inside](a-fence)\n"
       "```\n"
-      "[label]: c/d.md\n";
+      "[label]: c/d.md\n"
+      "[^1]: A footnote, not a link.\n";
   const std::vector<Link> links = markdown_links(text);
   ASSERT_EQ(links.size(), 4u);
   EXPECT_EQ(links[0].target, "../docs/a.json");
