@@ -94,7 +94,8 @@ LayerCase::LayerCase(const LayerShape& layer, const Phase& phase, std::uint64_t 
 double LayerCase::device_bytes(const LayerShape& L, const Phase& p) {
   const double T = double(p.tokens()), h = double(L.hidden), f = double(L.intermediate);
   const double weights = double(L.qkv_width()) * h + h * double(L.q_width()) + 3 * h * f + 2 * h;
-  const double activations = T * (6 * h + double(L.qkv_width()) + 2 * double(L.q_width()) + 3 * f);
+  // x, its norm, attn_out, x1, its norm, mlp_out, out; qkv; q and attn; gate_up and act.
+  const double activations = T * (7 * h + double(L.qkv_width()) + 2 * double(L.q_width()) + 3 * f);
   const double cache = 2 * double(p.batch) * double(p.cache_tokens()) * double(L.kv_width());
   return 2 * (weights + activations + cache) + 4 * double(L.head_dim / 2);
 }

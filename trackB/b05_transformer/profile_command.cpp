@@ -45,11 +45,11 @@ namespace gl = gpu_layer;
 constexpr int kSampledRows = 4;            // token rows recomputed on the CPU per check at the timed size
 constexpr std::int64_t kMaxStepTokens = 65536;      // prefill: batch x seq
 constexpr std::int64_t kMaxCachedTokens = 1 << 22;  // decode: batch x context
-constexpr int kCeilingGemm = 8192;         // the square GEMM whose rate is the compute roof
 
 struct ProfileOptions {
   std::string model, config, model_gpu;
   std::int64_t batch = 1, seq = 0, context = 0;
+  int ceiling_gemm = 8192;  ///< n of the n x n x n GEMM whose rate is the compute roof
 };
 
 /// The reduced layers each sub-op is also verified on: odd widths (236 and 330 are no multiple of
@@ -73,8 +73,7 @@ struct GemmCeiling {
   Comparison check;
 };
 
-GemmCeiling measure_gemm_ceiling(const TimingOptions& timing, std::uint64_t seed) {
-  const int n = kCeilingGemm;
+GemmCeiling measure_gemm_ceiling(int n, const TimingOptions& timing, std::uint64_t seed) {
   const std::size_t elements = std::size_t(n) * n;
   gpu::DeviceBuffer x(2 * elements), w(2 * elements), y(2 * elements);
   const float a = 1 / std::sqrt(float(n));
@@ -236,6 +235,9 @@ int run_profile(int argc, char** argv) {
                                                                    "a GPU of the table instead of running (no GPU "
                                                                    "needed; kind: model): h200, h100, mi300x, ...")
                             ->option_text("GPU");
+  lab.run_only(app.add_option("--ceiling-gemm", o.ceiling_gemm, "n of the n x n x n bf16 GEMM whose measured rate is "
+                                                                "the compute roof (small for compute-sanitizer runs)"))
+      ->check(integer_in(256, 16384));
   lab.add_list_option("list the layer's sub-ops and what runs each");
   lab.set_no_gpu_views("--model-gpu GPU and --list");
   if (const int rc = lab.parse(argc - 1, argv + 1); rc >= 0) return rc;
@@ -291,21 +293,22 @@ int run_profile(int argc, char** argv) {
   ProfileRoofs roofs;
   roofs.measured.memory_GBps = device.copy_GBps;
   roofs.memory_source = copy_ceiling_name(device.info.vendor) + ", bytes read + written";
+  const int n_ceiling = o.ceiling_gemm;
   if (lab.progress()) fmt::print(stderr, "measuring the bf16 GEMM rate ({0} x {0} x {0}) and an empty launch...\n",
-                                 kCeilingGemm);
-  const GemmCeiling gemm = measure_gemm_ceiling(timing, seed ^ 0x5bd1e995u);
+                                 n_ceiling);
+  const GemmCeiling gemm = measure_gemm_ceiling(n_ceiling, timing, seed ^ 0x5bd1e995u);
   if (!gemm.verified) {
-    fmt::print(stderr, "b05_transformer profile: the {0}^3 ceiling GEMM failed its check: {1}\n", kCeilingGemm,
+    fmt::print(stderr, "b05_transformer profile: the {0}^3 ceiling GEMM failed its check: {1}\n", n_ceiling,
                gemm.check.reason);
-    failed.push_back(fmt::format("gemm_ceiling_{}", kCeilingGemm));
+    failed.push_back(fmt::format("gemm_ceiling_{}", n_ceiling));
     nlohmann::json record = lab.record_head("measurement");
     record["command"] = command_line(argc, argv);
     record["subcommand"] = "profile";
     return lab.finish(record, failed);
   }
   roofs.measured.compute_TFLOPs = gemm.TFLOPs;
-  roofs.compute_source = fmt::format("{}, {} x {} x {} (median)", TUTOR_LAUNCHER(gl::blas_name)(), kCeilingGemm,
-                                     kCeilingGemm, kCeilingGemm);
+  roofs.compute_source = fmt::format("{}, {} x {} x {} (median)", TUTOR_LAUNCHER(gl::blas_name)(), n_ceiling,
+                                     n_ceiling, n_ceiling);
   roofs.launch_ms = measure_launch_ms(timing);
   if (const hw::GpuSpec* spec = hw::match_runtime_name(device.info.name)) {
     const hw::Sourced* peak = hw::peak_TFLOPs(*spec, "bf16");
@@ -321,7 +324,7 @@ int run_profile(int argc, char** argv) {
                     "fp32 accumulation\n",
              m.name, m.model_type, layer.hidden, layer.heads, layer.kv_heads, layer.head_dim, layer.intermediate);
   fmt::print(human, "roofs   : measured: bf16 GEMM {:.1f} TFLOP/s ({}^3), copy {:.0f} GB/s; empty kernel {:.4f} ms\n",
-             roofs.measured.compute_TFLOPs, kCeilingGemm, roofs.measured.memory_GBps, roofs.launch_ms);
+             roofs.measured.compute_TFLOPs, n_ceiling, roofs.measured.memory_GBps, roofs.launch_ms);
   if (roofs.datasheet)
     fmt::print(human, "          datasheet (kind: model): {}: bf16 dense {:g} TFLOP/s, HBM {:g} GB/s\n",
                roofs.datasheet_gpu, roofs.datasheet->compute_TFLOPs, roofs.datasheet->memory_GBps);
@@ -399,7 +402,7 @@ int run_profile(int argc, char** argv) {
       {"l2", "with flush_l2 every timed launch starts with a cold L2 (a decode step reads its weights cold too); "
              "inputs_exceed_l2 says which sub-ops move more bytes than the L2 holds"},
       {"gemm", TUTOR_LAUNCHER(gl::blas_name)()},
-      {"gemm_ceiling", {{"n", kCeilingGemm}, {"rel_l2", gemm.check.rel_l2}, {"TFLOPs", gemm.TFLOPs}}},
+      {"gemm_ceiling", {{"n", n_ceiling}, {"rel_l2", gemm.check.rel_l2}, {"TFLOPs", gemm.TFLOPs}}},
       {"attention", "a simple kernel of our own: one block per (token, head), warps split the keys with an online "
                     "softmax, fp32 FMA pipes; not FlashAttention, later modules replace it"},
       {"tolerance", "relative L2 <= 2 u_bf16 + 8 u_fp32 sqrt(reduction) against a double reference from the same "
