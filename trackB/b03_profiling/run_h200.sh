@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# B03 on an NVIDIA GPU (written for the H200 records in docs/results/H200/b03_profiling/): the lab's
+# records, kernel 6 run several times, the exercises (stubs and worked solutions, graded),
+# compute-sanitizer on every kernel, the Nsight Compute recipe of each kernel, the project rule on
+# all of them, and an Nsight Systems summary. It builds nothing; build first, from the repository
+# root:
+#
+#   cmake --preset cuda -DCMAKE_CUDA_ARCHITECTURES=90 -DTUTOR_BUILD_TESTS=OFF
+#   cmake --build build --target b03_mystery tutor
+#   cmake --preset cuda -B build-solutions -DCMAKE_CUDA_ARCHITECTURES=90 -DTUTOR_BUILD_TESTS=OFF \
+#         -DTUTOR_EXERCISE_SOLUTIONS=ON
+#   cmake --build build-solutions --target b03_mystery
+#
+# then run it from anywhere:  OUT=<folder> trackB/b03_profiling/run_h200.sh
+# Every output lands in $OUT (default: b03_h200 in the current folder); each text file starts
+# with the command that made it and ends with its exit code. A tool that is not installed (ncu,
+# nsys, compute-sanitizer) is skipped with a note. About four minutes on an H200.
+set -u -o pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+OUT=${OUT:-b03_h200}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+cd "$root"
+BUILD=${BUILD:-build}
+SOLUTIONS=${SOLUTIONS:-build-solutions}
+PATH=$PATH:/usr/local/cuda/bin
+lab=$BUILD/b03_mystery
+if [ ! -x "$lab" ]; then
+  echo "run_h200.sh: $lab is not built; see the commands at the top of this script" >&2
+  exit 2
+fi
+
+# run FILE COMMAND...: appends "$ COMMAND", its output (stdout and stderr) and "# exit code: N" to $OUT/FILE.
+run() {
+  local file=$1
+  shift
+  echo "\$ $*" >> "$OUT/$file"
+  timeout 300 "$@" >> "$OUT/$file" 2>&1
+  local rc=$?
+  echo "# exit code: $rc" >> "$OUT/$file"
+  echo "  $file: exit $rc"
+  return 0
+}
+have() { command -v "$1" > /dev/null 2>&1; }
+note() {
+  local file=$1
+  shift
+  echo "# $*" >> "$OUT/$file.txt"
+}
+
+echo "== the lab: kernels 1-5 (the default run), every kernel verified, timed, placed on the roofline"
+run b03_mystery.txt "$lab" --json "$OUT/b03_mystery.json" --csv "$OUT/b03_mystery.csv"
+
+echo "== kernel 6, three runs with fresh inputs: verification catches its bug on some runs only"
+for i in 1 2 3; do
+  run b03_mystery_kernel6.txt "$lab" --kernel 6 --json "$OUT/b03_mystery_kernel6_run$i.json"
+done
+
+echo "== the exercises: stubs (exit 1: nothing written) and worked solutions, graded"
+exercise_args=(--kernel 1,3,4,5 --exercise 3,4,5,6)
+run exercises_b03_mystery_stub.txt "$lab" "${exercise_args[@]}" --json "$OUT/exercises_b03_mystery_stub.json"
+for a in fix_3 fix_4 fix_5 fix_6; do
+  run exercises_b03_mystery_stub_grade.txt "$BUILD/tutor" grade "$OUT/exercises_b03_mystery_stub.json" --assignment $a
+done
+if [ -x "$SOLUTIONS/b03_mystery" ]; then
+  run exercises_b03_mystery_solution.txt "$SOLUTIONS/b03_mystery" "${exercise_args[@]}" \
+      --json "$OUT/exercises_b03_mystery_solution.json"
+  for a in fix_3 fix_4 fix_5 fix_6; do
+    run exercises_b03_mystery_solution_grade.txt "$BUILD/tutor" grade "$OUT/exercises_b03_mystery_solution.json" \
+        --assignment $a
+  done
+  run b03_mystery_grade.txt "$BUILD/tutor" grade "$OUT/b03_mystery.json" --assignment diagnose
+else
+  echo "  $SOLUTIONS/b03_mystery not built: the worked solutions are not run"
+fi
+
+echo "== compute-sanitizer: memcheck, racecheck, synccheck on every kernel at small sizes"
+if have compute-sanitizer; then
+  for tool in memcheck racecheck synccheck; do
+    run b03_mystery_sanitizer.txt compute-sanitizer --tool $tool "$lab" --kernel 1,2,3,4,5,6 --small --reps 2 --warmup 1
+    if [ -x "$SOLUTIONS/b03_mystery" ]; then
+      run exercises_b03_mystery_sanitizer.txt compute-sanitizer --tool $tool "$SOLUTIONS/b03_mystery" \
+          --kernel 3 --exercise 3,4,5,6 --small --reps 2 --warmup 1
+    fi
+  done
+else
+  note b03_mystery_sanitizer "compute-sanitizer is not installed here: skipped"
+fi
+
+# The recipes of README section 4, verbatim: one Nsight Compute command per kernel (a test checks
+# that the README shows these lines). ./build/ and ncu are replaced by $BUILD/ and the ncu found.
+recipes=$(cat <<'EOF'
+ncu --clock-control none --nvtx --nvtx-include "mystery_1/" -k regex:mystery_ -c 1 --section SpeedOfLight --section MemoryWorkloadAnalysis --metrics dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum ./build/b03_mystery --kernel 1 --reps 1 --warmup 0
+ncu --clock-control none --nvtx --nvtx-include "mystery_2/" -k regex:mystery_ -c 1 --section SpeedOfLight --section ComputeWorkloadAnalysis --section InstructionStats --metrics sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__thread_inst_executed.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed ./build/b03_mystery --kernel 2 --reps 1 --warmup 0
+ncu --clock-control none --nvtx --nvtx-include "mystery_3/" -k regex:mystery_ -c 1 --section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats --section SchedulerStats --metrics sm__warps_active.avg.pct_of_peak_sustained_active,launch__waves_per_multiprocessor,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__pcsamp_warps_issue_stalled_long_scoreboard,dram__throughput.avg.pct_of_peak_sustained_elapsed ./build/b03_mystery --kernel 3 --reps 1 --warmup 0
+ncu --clock-control none --nvtx --nvtx-include "mystery_4/" -k regex:mystery_ -c 1 --section SpeedOfLight --section MemoryWorkloadAnalysis_Tables --section WarpStateStats --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__inst_executed_op_shared_ld.sum,smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active ./build/b03_mystery --kernel 4 --reps 1 --warmup 0
+ncu --clock-control none --nvtx --nvtx-include "mystery_5/" -k regex:mystery_ -c 1 --section SpeedOfLight --section ComputeWorkloadAnalysis --section InstructionStats --section MemoryWorkloadAnalysis --metrics sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__thread_inst_executed.sum,lts__t_sector_hit_rate.pct ./build/b03_mystery --kernel 5 --reps 1 --warmup 0
+ncu --clock-control none --nvtx --nvtx-include "mystery_6/" -k regex:mystery_ -c 1 --section SpeedOfLight --section MemoryWorkloadAnalysis ./build/b03_mystery --kernel 6 --reps 1 --warmup 0
+EOF
+)
+
+echo "== Nsight Compute: each kernel's recipe, then the project rule on all of them"
+if have ncu; then
+  ncu --version > "$OUT/b03_mystery_ncu_version.txt" 2>&1
+  k=0
+  while IFS= read -r line; do
+    k=$((k + 1))
+    # shellcheck disable=SC2086  # the recipe is a command line: split it into words
+    eval "set -- ${line//.\/build\//$BUILD/}"
+    run "b03_mystery_ncu_mystery_$k.txt" "$@"
+  done <<< "$recipes"
+  run b03_mystery_ncu_rule.txt ncu --clock-control none --section-folder trackB/b03_profiling/ncu_rules \
+      --section B03Mystery --nvtx --nvtx-include "mystery_1/" --nvtx-include "mystery_2/" --nvtx-include "mystery_3/" \
+      --nvtx-include "mystery_4/" --nvtx-include "mystery_5/" --nvtx-include "mystery_6/" -k regex:mystery_ \
+      "$lab" --kernel 1,2,3,4,5,6 --reps 1 --warmup 0
+else
+  note b03_mystery_ncu "ncu is not installed here: skipped"
+fi
+
+echo "== Nsight Systems: the whole run on a timeline, NVTX ranges and kernels summed"
+if have nsys; then
+  scratch=$(mktemp -d)
+  run b03_mystery_nsys.txt nsys profile -t cuda,nvtx --force-overwrite true -o "$scratch/b03_timeline" \
+      "$lab" --kernel 1,2,3,4,5 --reps 5 --warmup 1
+  run b03_mystery_nsys.txt nsys stats --report nvtx_sum --report cuda_gpu_kern_sum "$scratch/b03_timeline.nsys-rep"
+  rm -rf "$scratch"
+else
+  note b03_mystery_nsys "nsys is not installed here: skipped"
+fi
+
+echo "== done: $OUT"
