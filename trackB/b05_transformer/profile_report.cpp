@@ -68,21 +68,21 @@ void print_phase(std::FILE* out, const PhaseRun& run, const ProfileRoofs& roofs,
   fmt::print(out, "\n{}: {}; each sequence's KV cache holds {}; {}\n", p.label(), tokens_text(p.tokens()),
              tokens_text(p.cache_tokens()),
              flush_l2 ? "L2 flushed before every timed launch" : "L2 not flushed (--no-flush-l2)");
-  fmt::print(out, "{:<14} {:>26} {:>10} {:>9} {:>8} {:>8} {:>11} {:>8} {:<8} {:>11} {:>6} {}\n", "sub-op",
+  fmt::print(out, "{:<14} {:>28} {:>10} {:>9} {:>8} {:>8} {:>11} {:>8} {:<8} {:>12} {:>6} {}\n", "sub-op",
              "time ms: median (min-max)", "GFLOP", "MB", "TFLOP/s", "GB/s", "roofline ms", "x roof", "bound",
-             roofs.datasheet ? "datasheet" : "", "vs L2", "verified");
+             roofs.datasheet ? "datasheet ms" : "", "vs L2", "verified");
   for (const SubOpRun& s : run.sub_ops) {
     const StepResult& r = s.result;
     const std::string name(to_string(s.cost.op));
     const std::string ds = s.datasheet ? ms_text(s.datasheet->time_ms) : "";
     if (!r.timed) {
-      fmt::print(out, "{:<14} {:>26} {:>10.3f} {:>9.2f} {:>8} {:>8} {:>11} {:>8} {:<8} {:>11} {:>6} NO: {}\n", name,
+      fmt::print(out, "{:<14} {:>28} {:>10.3f} {:>9.2f} {:>8} {:>8} {:>11} {:>8} {:<8} {:>12} {:>6} NO: {}\n", name,
                  "not timed", s.cost.flops / 1e9, s.cost.bytes / 1e6, "", "", ms_text(s.predicted.time_ms), "",
                  s.bound, ds, s.inputs_exceed_l2 ? "> L2" : "< L2",
                  r.checks.empty() ? std::string("not run") : r.checks.back().cmp.reason);
       continue;
     }
-    fmt::print(out, "{:<14} {:>26} {:>10.3f} {:>9.2f} {:>8} {:>8.0f} {:>11} {:>7.2f}x {:<8} {:>11} {:>6} {}\n", name,
+    fmt::print(out, "{:<14} {:>28} {:>10.3f} {:>9.2f} {:>8} {:>8.0f} {:>11} {:>7.2f}x {:<8} {:>12} {:>6} {}\n", name,
                fmt::format("{} ({}-{})", ms_text(r.time_ms.median), ms_text(r.time_ms.min), ms_text(r.time_ms.max)),
                s.cost.flops / 1e9, s.cost.bytes / 1e6, s.cost.flops > 0 ? fmt::format("{:.1f}", r.TFLOPs) : "-",
                r.GBps, ms_text(s.predicted.time_ms), r.time_ms.median / s.predicted.time_ms, s.bound, ds,
@@ -94,12 +94,12 @@ void print_phase(std::FILE* out, const PhaseRun& run, const ProfileRoofs& roofs,
     ds_sum += s.datasheet ? s.datasheet->time_ms : 0;
   }
   const double predicted = run.predicted_layer_ms(), measured = run.measured_sum_ms();
-  fmt::print(out, "{:<14} {:>26} {:>10.3f} {:>9.2f} {:>8} {:>8} {:>11} {:>7.2f}x {:<8} {:>11}\n", "sum of sub-ops",
+  fmt::print(out, "{:<14} {:>28} {:>10.3f} {:>9.2f} {:>8} {:>8} {:>11} {:>7.2f}x {:<8} {:>12}\n", "sum of sub-ops",
              ms_text(measured), flops / 1e9, bytes / 1e6, "", "", ms_text(predicted), measured / predicted, "",
              roofs.datasheet ? ms_text(ds_sum) : "");
   const StepResult& l = run.layer;
   if (l.timed)
-    fmt::print(out, "{:<14} {:>26} {:>10} {:>9} {:>8} {:>8} {:>11} {:>7.2f}x {:<8} {:>11} {:>6} {}\n", "whole layer",
+    fmt::print(out, "{:<14} {:>28} {:>10} {:>9} {:>8} {:>8} {:>11} {:>7.2f}x {:<8} {:>12} {:>6} {}\n", "whole layer",
                fmt::format("{} ({}-{})", ms_text(l.time_ms.median), ms_text(l.time_ms.min), ms_text(l.time_ms.max)),
                "", "", "", "", ms_text(predicted), l.time_ms.median / predicted, "", "", "",
                l.verified ? "yes" : "NO");
@@ -146,7 +146,7 @@ std::string profile_csv(const std::vector<PhaseRun>& runs) {
 }
 
 std::string profile_svg(const std::vector<PhaseRun>& runs, const std::string& title) {
-  const double left = 70, top = 50, plot_h = 380, bar_w = 34, gap_in = 6, gap_out = 40, legend_w = 170;
+  const double left = 70, top = 50, plot_h = 380, bar_w = 46, gap_in = 8, gap_out = 56, legend_w = 170;
   const double plot_w = std::max(1.0, double(runs.size())) * (2 * bar_w + gap_in + gap_out) + gap_out;
   const double width = left + plot_w + legend_w, height = top + plot_h + 90;
   std::string svg = fmt::format(
@@ -182,8 +182,8 @@ std::string profile_svg(const std::vector<PhaseRun>& runs, const std::string& ti
                            x, y, bar_w, hgt, kColors[std::size_t(s.cost.op) % std::size(kColors)], to_string(s.cost.op),
                            bar == 0 ? "measured" : "roofline", ms_text(t));
       }
-      svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" font-size=\"10\">{} ms</text>\n",
-                         x + bar_w / 2, top - 6, ms_text(total));
+      svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" font-size=\"10\">{:.3g} ms</text>\n",
+                         x + bar_w / 2, top - 6, total);
       svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" font-size=\"10\">{}</text>\n",
                          x + bar_w / 2, top + plot_h + 14, bar == 0 ? "meas." : "roof");
       x += bar_w + (bar == 0 ? gap_in : 0);
