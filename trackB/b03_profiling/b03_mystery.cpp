@@ -281,15 +281,16 @@ int run(int argc, char** argv) {
              "roofline; what limits each one is the question (exercises/README.md)",
              {.csv = true, .csv_help = "write one row per kernel (times, rates, place on the roofline) as CSV to PATH"});
   Options o;
-  lab.add_run_options({.reps = 50, .warmup = 5});
+  lab.add_run_options({.reps = 50, .reps_per = "kernel", .warmup = 5});
   CLI::App& app = lab.app();
   app.add_option("--kernel", o.kernels, "run these mystery kernels (1-6, repeatable or comma-separated; default "
                                         "1-5: kernel 6 fails verification on some runs, on purpose)")
       ->delimiter(',')->check(decimal_integer())->check(CLI::Range(1, 6))->option_text("N");
-  app.add_option("--exercise", o.exercises, "also run your fix of mystery N from exercises/ (3-6, repeatable)")
+  app.add_option("--exercise", o.exercises, "run your fix of mystery N from exercises/ (3-6, repeatable or "
+                                            "comma-separated); with no --kernel, only the fixes run")
       ->delimiter(',')->check(decimal_integer())->check(CLI::Range(3, 6))->option_text("N");
-  app.add_flag("--small", o.small, "small problems (for compute-sanitizer runs: seconds, not minutes); their "
-                                   "times are launch-bound and say nothing about the kernels");
+  app.add_flag("--small", o.small, "small problems, for compute-sanitizer runs; their times are launch-bound and "
+                                   "say nothing about the kernels");
   lab.add_list_option("list the kernels: what each computes, its NVTX range and its timed problem");
   lab.add_model_option("print each kernel's floor (bytes over HBM bandwidth, FLOPs over the fp32 peak)");
   if (const int rc = lab.parse(argc, argv); rc >= 0) return rc;
