@@ -243,11 +243,12 @@ int run_lab(GpuLab& lab, const Options& o) {
   print_device_header(human, device);
   for (const auto& r : rows) fmt::print(human, "{}: {}\n", r.info.name, r.problem(o.small));
   print_table(human, results, device);
-  fmt::print(human, "\nQuestions (the answers are not printed: exercises/README.md says how to find them):\n");
   std::set<int> asked;
   for (const auto& r : rows)
-    if (r.info.role != StepRole::exercise && asked.insert(r.kernel).second)
-      fmt::print(human, "  {}\n", question(r.kernel));
+    if (r.info.role != StepRole::exercise) asked.insert(r.kernel);
+  if (!asked.empty())
+    fmt::print(human, "\nQuestions (the answers are not printed: exercises/README.md says how to find them):\n");
+  for (int k : asked) fmt::print(human, "  {}\n", question(k));
   fmt::print(human, "Profile one kernel: ncu --nvtx --nvtx-include \"mystery_N/\" --launch-count 1 --section "
                     "SpeedOfLight {} --kernel N (README section 4)\n",
              lab.name());
