@@ -60,7 +60,12 @@ Row make_row(int kernel, StepInfo info, typename Case::Launcher launcher) {
                 bool small, std::uint64_t seed, const TimingOptions& timing) {
     std::vector<std::unique_ptr<Case>> cases;
     std::vector<Case*> checks;
-    for (const auto& shape : Case::verify_shapes(small)) {
+    std::vector<typename Case::Shape> shapes;
+    if constexpr (requires { Case::verify_shapes(small, seed); })
+      shapes = Case::verify_shapes(small, seed);  // shapes drawn from the run's seed
+    else
+      shapes = Case::verify_shapes(small);
+    for (const auto& shape : shapes) {
       cases.push_back(std::make_unique<Case>(shape, ++seed));
       checks.push_back(cases.back().get());
     }
@@ -243,6 +248,13 @@ int run_lab(GpuLab& lab, const Options& o) {
   print_device_header(human, device);
   for (const auto& r : rows) fmt::print(human, "{}: {}\n", r.info.name, r.problem(o.small));
   print_table(human, results, device);
+  for (const auto& r : results)
+    if (r.name.ends_with("_6")) {
+      std::string shapes;
+      for (const auto& c : r.checks) shapes += (shapes.empty() ? "" : ", ") + c.shape;
+      fmt::print(human, "{} verified at: {}\n", r.name, shapes);
+    }
+  fmt::print(human, "seed {0}: --seed {0} repeats this run's inputs and mystery_6's drawn length\n", lab.seed());
   std::set<int> asked;
   for (const auto& r : rows)
     if (r.info.role != StepRole::exercise) asked.insert(r.kernel);

@@ -173,7 +173,8 @@ class SmoothingCase {
     bool operator==(const Shape&) const = default;
   };
   using Launcher = void (*)(const float*, float*, int);
-  static std::vector<Shape> verify_shapes(bool small);
+  /// n = 1 and a length drawn from the run's seed (smoothing_drawn_length); --small: fixed lengths.
+  static std::vector<Shape> verify_shapes(bool small, std::uint64_t seed);
   static Shape timed_shape(bool small);
   static std::string describe(const Shape& s);
   static double bytes(const Shape& s) { return 8.0 * double(s.n); }

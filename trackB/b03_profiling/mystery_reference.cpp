@@ -1,5 +1,6 @@
 #include "mystery_reference.hpp"
 
+#include <random>
 #include <stdexcept>
 
 namespace tutor::b03 {
@@ -74,6 +75,15 @@ std::vector<double> smoothing_reference(std::span<const float> x) {
     y[i] = double(kSmoothW0) * left + double(kSmoothW1) * x[i] + double(kSmoothW2) * right;
   }
   return y;
+}
+
+int smoothing_drawn_length(std::uint64_t seed) {
+  std::mt19937_64 engine(seed);
+  const std::uint64_t bits = engine();
+  const bool short_tail = (bits & 1u) != 0;
+  const int k = static_cast<int>((bits >> 1) % 4096);
+  const int r = short_tail ? 1 + static_cast<int>((bits >> 13) % 31) : 65 + static_cast<int>((bits >> 13) % 191);
+  return kSmoothTile * k + r;
 }
 
 }  // namespace tutor::b03

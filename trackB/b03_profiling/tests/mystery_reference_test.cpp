@@ -127,5 +127,26 @@ TEST(Smoothing, WeighsNeighboursAQuarterAndItselfAHalf) {
   EXPECT_EQ(smoothing_reference(x), (std::vector<double>{4.0, 4.0, 0.0}));
 }
 
+// Mystery 6's drawn length: n = 256 k + r, the last tile r either inside one warp ([1, 31]) or
+// across three warps or more ([65, 255]), each on about half the seeds, and the same for a seed.
+TEST(SmoothingDrawnLength, LastTileIsShortOrLongNeverInBetween) {
+  int short_tails = 0;
+  const int seeds = 2000;
+  for (int s = 1; s <= seeds; ++s) {
+    const int n = smoothing_drawn_length(std::uint64_t(s) * 1000 + 6);
+    const int r = n % kSmoothTile;
+    ASSERT_GE(n, 1);
+    ASSERT_LT(n, 4096 * kSmoothTile);
+    ASSERT_TRUE((r >= 1 && r <= 31) || (r >= 65 && r <= 255)) << "n = " << n;
+    short_tails += r <= 31;
+  }
+  // Fair odds: a binomial(2000, 1/2) lies within 5 standard deviations (sqrt(2000) / 2 = 22.4) of 1000.
+  EXPECT_NEAR(short_tails, seeds / 2, 112);
+}
+
+TEST(SmoothingDrawnLength, ASeedNamesOneLength) {
+  EXPECT_EQ(smoothing_drawn_length(42), smoothing_drawn_length(42));
+}
+
 }  // namespace
 }  // namespace tutor::b03
