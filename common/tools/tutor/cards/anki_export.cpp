@@ -17,6 +17,14 @@ std::string one_field(std::string text) {
   return text;
 }
 
+/// An HTML field on one line with no tab: a tab would start a new column and a line break a new
+/// note. Card text has neither (the parser refuses tabs), but a README's source text may; in
+/// HTML both read as a space.
+std::string one_html_field(std::string html) {
+  std::replace_if(html.begin(), html.end(), [](char c) { return c == '\t' || c == '\n' || c == '\r'; }, ' ');
+  return html;
+}
+
 }  // namespace
 
 std::string anki_back(const RecallCard& card, const curriculum::Curriculum& curriculum, ModuleSources& sources) {
@@ -60,8 +68,8 @@ std::string anki_text(const Deck& deck, const curriculum::Curriculum& curriculum
     const std::string tags =
         one_field(fmt::format("{} track-{} gpu-ml-tutor", file.module, module ? module->track : file.module.substr(0, 1)));
     for (const RecallCard& card : file.cards) {
-      text += fmt::format("{}\t{}\t{}\t{}\t{}\n", card.id, markdown_to_html(card.question),
-                          anki_back(card, curriculum, sources), deck_name, tags);
+      text += fmt::format("{}\t{}\t{}\t{}\t{}\n", card.id, one_html_field(markdown_to_html(card.question)),
+                          one_html_field(anki_back(card, curriculum, sources)), deck_name, tags);
     }
   }
   return text;

@@ -136,6 +136,9 @@ class Parser {
   }
 
   CardFile run(std::string_view text) {
+    // A UTF-8 byte order mark, which some editors write first (Unicode 15, section 23.8), is
+    // not part of the title; CRLF line endings are read too (below).
+    if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
     int number = 0;
     std::size_t start = 0;
     while (start < text.size()) {
@@ -346,9 +349,13 @@ Deck load_deck(const fs::path& cards_folder, const curriculum::Curriculum& curri
     if (name.front() == '.' || name == "README.md") continue;  // hidden files (an editor's), the folder's README
     const bool card_name = name.size() == 6 && name.substr(3) == ".md" && std::islower(static_cast<unsigned char>(name[0])) &&
                            std::isdigit(static_cast<unsigned char>(name[1])) && std::isdigit(static_cast<unsigned char>(name[2]));
-    if (!card_name || !entry.is_regular_file())
+    if (!card_name)
       throw CardFileError(fmt::format("{}: not a card file (card files are named after their module in lower case, "
                                       "e.g. a02.md)", entry.path().string()));
+    std::error_code type_ec;
+    if (!entry.is_regular_file(type_ec))  // follows a link: a link to a card file is one
+      throw CardFileError(fmt::format("{}: not a regular file (a folder, device, pipe or broken link); a card file "
+                                      "is a text file", entry.path().string()));
     paths.push_back(entry.path());
   }
   if (ec) throw CardFileError(fmt::format("--data: cannot list {}: {}", cards_folder.string(), ec.message()));

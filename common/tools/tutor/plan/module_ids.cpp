@@ -34,10 +34,13 @@ std::string canonical_module_id(const curriculum::Curriculum& curriculum, std::s
   std::string id(typed);
   std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   if (!curriculum.has_module(id)) {
-    // The id is echoed only when printable: a stray control byte must not garble the one line.
+    // The id is echoed only when printable (a stray control byte must not garble the one
+    // line) and short (a pasted paragraph must not bury the list of ids).
     const bool printable = std::all_of(typed.begin(), typed.end(), [](unsigned char c) { return c >= 0x20 && c < 0x7f; });
-    throw UsageError(fmt::format("{}: unknown module '{}'; the modules are {}", context,
-                                 printable ? std::string(typed) : std::string("(unprintable)"),
+    const std::string shown = !printable        ? std::string("(unprintable)")
+                              : typed.size() > 24 ? std::string(typed.substr(0, 21)) + "..."
+                                                  : std::string(typed);
+    throw UsageError(fmt::format("{}: unknown module '{}'; the modules are {}", context, shown,
                                  module_id_ranges(curriculum)));
   }
   return id;

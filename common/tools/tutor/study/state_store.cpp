@@ -14,6 +14,7 @@
 
 #include "tutor/atomic_file.hpp"
 #include "tutor/cli.hpp"
+#include "tutor/json_input.hpp"
 
 namespace tutor::study {
 namespace fs = std::filesystem;
@@ -21,6 +22,10 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kMaxStateBytes = std::size_t{64} << 20;
+constexpr JsonLimits kStateLimits{.max_bytes = kMaxStateBytes,
+                                  .max_depth = 64,
+                                  .max_elements = 10'000'000,
+                                  .max_values = 100'000'000};
 
 std::string utc_stamp() {
   const std::time_t now = std::time(nullptr);
@@ -68,16 +73,24 @@ std::optional<nlohmann::json> load_state(const fs::path& file, std::string_view 
   try {
     text = read_text_file(file.string(), kMaxStateBytes);
   } catch (const std::runtime_error& error) {
-    corrupt(file, error.what());
+    corrupt(file, fmt::format("could not be read ({})", error.what()));
   }
-  nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) corrupt(file, "is not valid JSON");
+  // Bounded like every other JSON input: a state file nested thousands of levels deep would
+  // crash the recursive dump() that saves it. The bounds are far above what the tools write
+  // (plan.json and cards.json nest 4 levels; one entry per module, card or review).
+  nlohmann::json doc;
+  try {
+    doc = parse_json_text(text, file.string(), kStateLimits);
+  } catch (const InputError& error) {
+    if (error.what_only().starts_with("not valid JSON")) corrupt(file, "is not valid JSON");
+    corrupt(file, fmt::format("is not a state file the tools wrote: at /{}: {}", error.key(), error.what_only()));
+  }
   if (!doc.is_object()) corrupt(file, "is not a JSON object");
   const auto found = doc.find("schema");
   if (found == doc.end() || !found->is_string())
     corrupt(file, fmt::format("has no \"schema\" (expected \"{}\")", schema));
   if (found->get<std::string>() != schema)
-    corrupt(file, fmt::format("has schema \"{}\", expected \"{}\"", found->get<std::string>(), schema));
+    corrupt(file, fmt::format("has schema \"{}\", expected \"{}\"", printable(found->get<std::string>()), schema));
   if (check) {
     try {
       check(doc);

@@ -4,6 +4,9 @@
 // (fixtures/cards/bad/*.md); each fixture breaks one rule.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -143,6 +146,30 @@ TEST(CardFile, TabsControlCharactersAndBytesThatAreNotUtf8AreRefused) {
             "data/cards/a02.md:4: card a02-x: control character 0x01 at column 4");
   // UTF-8 text and CRLF line endings are fine.
   EXPECT_EQ(error_of("# A02 t\r\n\r\n## a02-x\r\nQ: caf\xc3\xa9 \xe2\x86\x92 x?\r\nA: a.\r\nSource: [1]\r\n"), "");
+}
+
+TEST(CardFile, AByteOrderMarkBeforeTheTitleIsSkipped) {
+  // Some editors start a UTF-8 file with U+FEFF (EF BB BF); the title is still line 1.
+  EXPECT_EQ(error_of("\xEF\xBB\xBF# A02 t\r\n\r\n## a02-x\r\nQ: q?\r\nA: a.\r\nSource: [1]\r\n"), "");
+  EXPECT_EQ(error_of("\xEF\xBB\xBF# A02 t\n\n## a02-x\nQ: q?\nSource: [1]\n"), "data/cards/a02.md:3: card a02-x: no A: line");
+  // Anywhere else it is text like any other character (the title is not on line 1).
+  EXPECT_EQ(error_of("\n\xEF\xBB\xBF# A02 t\n"), "data/cards/a02.md:2: no title: a card file starts with '# <module id> <title>'");
+}
+
+TEST(CardDeck, AFileWithACardFilesNameThatIsNoRegularFileIsNamedAsSuch) {
+  const fs::path folder = fs::temp_directory_path() / ("tutor-cards-fifo-" + std::to_string(::getpid()));
+  fs::remove_all(folder);
+  fs::create_directories(folder);
+  ASSERT_EQ(::mkfifo((folder / "a02.md").c_str(), 0600), 0);  // would block a reader: never opened
+  try {
+    (void)load_deck(folder, fixture_curriculum());
+    ADD_FAILURE() << "a pipe was read as a card file";
+  } catch (const CardFileError& error) {
+    EXPECT_EQ(std::string(error.what()), (folder / "a02.md").string() +
+                                             ": not a regular file (a folder, device, pipe or broken link); a card "
+                                             "file is a text file");
+  }
+  fs::remove_all(folder);
 }
 
 TEST(CardDeck, LoadsEveryCardFileInCurriculumOrderAndFindsCardsById) {

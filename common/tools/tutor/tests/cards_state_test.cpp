@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 
@@ -259,6 +260,28 @@ TEST(AnkiExport, ReExportIsByteIdenticalSoAReImportUpdates) {
   ModuleSources first(fixture_curriculum(), kRepo), second(fixture_curriculum(), kRepo);
   const Deck again = load_deck(kRepo / "data/cards", fixture_curriculum());
   EXPECT_EQ(anki_text(fixture_deck(), fixture_curriculum(), first, {}), anki_text(again, fixture_curriculum(), second, {}));
+}
+
+TEST(AnkiExport, ATabInAReadmesSourceTextStaysInsideItsColumn) {
+  // Card text cannot hold a tab (the parser refuses it), but a README's source list may: in
+  // the tab-separated file it would start a sixth column. In HTML it reads as a space.
+  TempDir repo;
+  fs::copy(kRepo, repo.path, fs::copy_options::recursive);
+  const fs::path readme = repo.path / "trackA/a02_coalescing/README.md";
+  std::string text;
+  {
+    std::ifstream in(readme, std::ios::binary);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const auto at = text.find("3. Mark Harris,");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 15, "3. Mark\tHarris,");
+  std::ofstream(readme, std::ios::binary) << text;
+  ModuleSources sources(fixture_curriculum(), repo.path);
+  const auto notes = notes_of(anki_text(fixture_deck(), fixture_curriculum(), sources, {"A02"}));
+  ASSERT_EQ(notes.size(), 4u);
+  for (const std::string& note : notes) EXPECT_EQ(columns(note).size(), 5u) << note;
+  EXPECT_NE(columns(notes[1])[2].find("[3] Mark Harris, "), std::string::npos) << notes[1];
 }
 
 TEST(AnkiExport, CardCitingASourceTheReadmeLacksIsRefused) {

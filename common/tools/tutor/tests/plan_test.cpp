@@ -221,6 +221,17 @@ TEST(ModuleIds, AnUnknownIdNamesItAndTheIdsThereAre) {
   EXPECT_THROW(tutor::plan::canonical_module_id(committed(), "", "plan done"), tutor::UsageError);
 }
 
+TEST(ModuleIds, ALongUnknownIdIsCutSoTheLineStillNamesTheIds) {
+  // 100,000 characters pasted by mistake: the first 21 and "...", then the list.
+  try {
+    tutor::plan::canonical_module_id(committed(), std::string(100000, 'a'), "plan done");
+    FAIL() << "the long id was accepted";
+  } catch (const tutor::UsageError& error) {
+    EXPECT_EQ(std::string(error.what()), "plan done: unknown module '" + std::string(21, 'a') +
+                                             "...'; the modules are A01..A16, B01..B07, C01..C07");
+  }
+}
+
 TEST(ModuleIds, ATrackWithGapsIsListedIdById) {
   const Curriculum small = tutor::curriculum::parse_curriculum(R"({
     "tracks": [{"id": "A", "title": "Kernels"}, {"id": "B", "title": "Performance"}],

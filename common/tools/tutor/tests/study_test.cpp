@@ -209,6 +209,21 @@ TEST(StateStore, AContentCheckThatFailsKeepsTheFileAsideToo) {
   EXPECT_EQ(files_starting(dir, "plan.json.corrupt-").size(), 1u);
 }
 
+TEST(StateStore, AFileNestedDeeperThanTheToolsWriteIsKeptAsideNotACrash) {
+  // A state file 100,000 arrays deep parses, but saving it again would recurse 100,000 levels
+  // in dump(); the tools write 4 levels, so anything past 64 is refused like corrupt JSON.
+  const fs::path dir = scratch();
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  write(dir / "plan.json", R"({"schema": "tutor-plan/1", "extra": )" + deep + "}");
+  const std::string message = corrupt_message(dir / "plan.json");
+  EXPECT_EQ(message.find('\n'), std::string::npos);
+  EXPECT_NE(message.find("nested deeper than 64 levels; it was kept as"), std::string::npos) << message;
+  EXPECT_EQ(files_starting(dir, "plan.json.corrupt-").size(), 1u);
+  // A number no double holds is refused the same way.
+  write(dir / "plan.json", R"({"schema": "tutor-plan/1", "extra": 1e400})");
+  EXPECT_NE(corrupt_message(dir / "plan.json").find("at /extra: the number 1e400 overflows a double"), std::string::npos);
+}
+
 TEST(StateStore, AFolderThatCannotBeCreatedIsBadInputNamingStateDir) {
   // A regular file where a folder should be: create_directories fails even for root.
   const fs::path dir = scratch();
@@ -289,6 +304,31 @@ TEST(Now, AnythingElseIsBadInputNamingTheOption) {
     }
   }
   EXPECT_THROW((void)study::from_iso8601("next week"), std::runtime_error);
+}
+
+TEST(Now, EveryDigitIsADigitSoASignOrSpaceIsRefused) {
+  // sscanf's %2d alone reads "+1" and " 1" as 1.
+  for (const char* bad : {"2026-+1-+2", "2026- 1- 2", "+026-12-02", "2026-12-02T+9:30:00Z", "2026-12-02T09:30: 0Z"}) {
+    EXPECT_THROW((void)study::now_or(bad), tutor::UsageError) << bad;
+    EXPECT_THROW((void)study::from_iso8601(bad), std::runtime_error) << bad;
+  }
+}
+
+TEST(Now, TheLatestTimeLeavesRoomForTheLongestIntervalInAStateFile) {
+  // FSRS's longest interval is 36,500 days. From 9899-12-31 to 9999-12-31 is 100 x 365 days
+  // plus 24 leap days (9904, 9908, ..., 9996; 9900 is not a leap year) = 36,524 days, so
+  // 36,500 days after 9899-12-31 is 24 days before 9999-12-31: 9999-12-07, a time the state
+  // file reads back.
+  EXPECT_EQ(study::to_iso8601(study::now_or("9899-12-31T23:59:59Z")), "9899-12-31T23:59:59Z");
+  EXPECT_EQ(study::to_iso8601(study::now_or("9899-12-31") + std::chrono::days(36500)), "9999-12-07T00:00:00Z");
+  try {
+    (void)study::now_or("9900-01-01");
+    ADD_FAILURE() << "9900-01-01 was accepted";
+  } catch (const tutor::UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("from 1970-01-01 to 9899-12-31"), std::string::npos) << error.what();
+  }
+  // A state file may still hold any time up to 9999 (a due date 100 years ahead).
+  EXPECT_EQ(study::to_iso8601(study::from_iso8601("9999-12-31T23:59:59Z")), "9999-12-31T23:59:59Z");
 }
 
 }  // namespace
