@@ -19,7 +19,9 @@
 
 int main(int argc, char** argv) {
   return tutor::run_main("tutor", [&] {
-    CLI::App app{"The tutor's study tools: grade records against the modules' rubrics.", "tutor"};
+    CLI::App app{"The tutor's study tools: `grade` a lab's record against its module's rubric, `plan` your "
+                 "progress through the modules, review recall `cards` with spaced repetition (and export them "
+                 "to Anki), and make the printable reference `sheets`.", "tutor"};
     app.require_subcommand(1);
     tutor::grade::GradeCommand grade(app);
     tutor::plan::PlanCommand plan(app);
@@ -30,6 +32,6 @@ int main(int argc, char** argv) {
     if (plan.selected()) return plan.run(tutor::command_line(argc, argv));
     if (sheets.selected()) return sheets.run();
     if (cards.selected()) return cards.run();
-    throw tutor::UsageError("tutor: give a subcommand (grade)");
+    throw tutor::UsageError("tutor: give a subcommand (grade, plan, sheets, cards)");
   });
 }

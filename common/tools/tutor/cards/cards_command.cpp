@@ -1,5 +1,6 @@
 #include "cards/cards_command.hpp"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -60,19 +61,25 @@ bool use_ansi(std::FILE* human) {
   return ::isatty(::fileno(human)) == 1 && (no_colour == nullptr || *no_colour == '\0');
 }
 
+/// The terminal's width in columns (TIOCGWINSZ), to wrap card text at; 0 when `human` is not a
+/// terminal (a file or a pipe reads the lines as written).
+int terminal_width(std::FILE* human) {
+  struct winsize size {};
+  if (::isatty(::fileno(human)) != 1 || ::ioctl(::fileno(human), TIOCGWINSZ, &size) != 0) return 0;
+  return size.ws_col;
+}
+
 void add_data_option(CLI::App* sub, std::string& data) {
   sub->add_option("--data", data, "the tutor's data folder (curriculum.json, cards/) [default: ./data, else the "
                                   "source tree's]")
       ->option_text("DIR");
 }
 
-void add_state_options(CLI::App* sub, std::string& state_dir, std::string& now) {
+void add_state_options(CLI::App* sub, std::string& state_dir, std::string& now, const char* now_help) {
   sub->add_option("--state-dir", state_dir, "where your card progress is kept (cards.json) [default: "
                                             "$XDG_STATE_HOME/gpu-ml-tutor, else ~/.local/state/gpu-ml-tutor]")
       ->option_text("DIR");
-  sub->add_option("--now", now, "the time to count and review at, UTC (2026-12-02T09:30:00Z or 2026-12-02); "
-                                "it stays fixed for the whole session [default: the clock]")
-      ->option_text("TIME");
+  sub->add_option("--now", now, now_help)->option_text("TIME");
 }
 
 void add_module_option(CLI::App* sub, std::vector<std::string>& modules) {
@@ -102,7 +109,8 @@ CardsCommand::CardsCommand(CLI::App& app) {
   due_ = sub_->add_subcommand("due", "per module: cards never reviewed, in learning, due now, due within a day, "
                                      "and in all; ids in your progress whose card is gone are listed (kept)");
   add_module_option(due_, modules_);
-  add_state_options(due_, state_dir_, now_);
+  add_state_options(due_, state_dir_, now_,
+                    "the time to count at, UTC (2026-12-02T09:30:00Z or 2026-12-02) [default: the clock]");
   add_data_option(due_, data_);
   due_out_ = std::make_unique<Outputs>(*due_);
 
@@ -118,12 +126,17 @@ CardsCommand::CardsCommand(CLI::App& app) {
                       ->option_text("N")
                       ->check(decimal_integer())
                       ->check(CLI::Range(1, 100000));
-  add_state_options(review_, state_dir_, now_);
+  add_state_options(review_, state_dir_, now_,
+                    "the time to review at, UTC (2026-12-02T09:30:00Z or 2026-12-02); it stays fixed for the "
+                    "whole session [default: the clock]");
   add_data_option(review_, data_);
 
   export_ = sub_->add_subcommand("export", "write the cards as a file Anki's File > Import reads (a deck per "
                                            "module; re-importing a newer file updates the notes)");
-  export_->add_option("--anki", anki_, "the file to write ('-': standard output)")->option_text("FILE")->required();
+  // Checked in export_anki() rather than by CLI11, whose "1 required TEXT missing" names no FILE.
+  export_->add_option("--anki", anki_, "the file to write ('-': standard output); required")
+      ->option_text("FILE")
+      ->expected(0, 1);
   add_module_option(export_, modules_);
   add_data_option(export_, data_);
 }
@@ -212,6 +225,7 @@ int CardsCommand::review() {
   options.new_limit = new_limit_;
   if (limit_option_->count() > 0) options.limit = limit_;
   options.ansi = use_ansi(stdout);
+  options.width = terminal_width(stdout);
   ModuleSources sources(library.curriculum, library.root);
   auto clock = [&] { return fixed ? start : study::now_or(""); };
   KeyInput input(STDIN_FILENO);
@@ -224,6 +238,7 @@ int CardsCommand::review() {
 }
 
 int CardsCommand::export_anki() {
+  if (anki_.empty()) throw UsageError("cards export: give --anki FILE, the file to write, or --anki - for standard output");
   require_writable("--anki", anki_);
   const Library library = open_library(data_);
   std::vector<std::pair<std::string, std::string>> inputs;  // never write over a card file

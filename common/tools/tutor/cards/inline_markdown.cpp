@@ -1,5 +1,7 @@
 #include "cards/inline_markdown.hpp"
 
+#include <algorithm>
+
 #include <cstring>
 #include <vector>
 
@@ -161,6 +163,80 @@ std::string markdown_to_terminal(std::string_view text, bool ansi) {
     if (ansi && span.italic) inner = "\x1b[3m" + inner + "\x1b[23m";
     if (ansi && span.bold) inner = "\x1b[1m" + inner + "\x1b[22m";
     out += inner;
+  }
+  return out;
+}
+
+namespace {
+
+/// The columns `word` takes on a terminal: UTF-8 lead bytes, minus ESC [ ... m sequences.
+int columns(std::string_view word) {
+  int n = 0;
+  for (std::size_t i = 0; i < word.size(); ++i) {
+    if (word[i] == '\x1b' && i + 1 < word.size() && word[i + 1] == '[') {
+      i += 2;
+      while (i < word.size() && !(word[i] >= '@' && word[i] <= '~')) ++i;
+      continue;
+    }
+    n += (static_cast<unsigned char>(word[i]) & 0xC0) != 0x80;
+  }
+  return n;
+}
+
+}  // namespace
+
+std::string wrap_for_terminal(std::string_view line, int width, int indent) {
+  if (width <= 0) return std::string(line);
+  std::string out;
+  const std::string margin(static_cast<std::size_t>(indent), ' ');
+  bool first_line = true;
+  std::size_t start = 0;
+  while (start <= line.size()) {
+    const std::size_t eol = std::min(line.find('\n', start), line.size());
+    const std::string_view part = line.substr(start, eol - start);
+    if (!first_line) out += '\n';
+    int column = 0;
+    bool line_has_word = false;
+    if (!first_line && !part.empty()) {
+      out += margin;
+      column = indent;
+    }
+    // Leading spaces of the first line (an indented prompt) are kept as written.
+    std::size_t i = 0;
+    if (first_line)
+      for (; i < part.size() && part[i] == ' '; ++i, ++column) out += ' ';
+    while (i < part.size()) {
+      const std::size_t end = std::min(part.find(' ', i), part.size());
+      const std::string_view word = part.substr(i, end - i);
+      std::size_t next = end;
+      int gap = 0;
+      while (next < part.size() && part[next] == ' ') ++next, ++gap;
+      if (!word.empty()) {
+        const int w = columns(word);
+        if (line_has_word && column + w > width) {
+          out += '\n' + margin;
+          column = indent;
+        }
+        out += word;
+        column += w;
+        line_has_word = true;
+      }
+      // The spaces after a word are written only when a word follows on this line.
+      if (next < part.size() && gap > 0) {
+        const std::size_t after = std::min(part.find(' ', next), part.size());
+        if (column + gap + columns(part.substr(next, after - next)) <= width) {
+          out.append(static_cast<std::size_t>(gap), ' ');
+          column += gap;
+        } else {
+          out += '\n' + margin;
+          column = indent;
+          line_has_word = false;
+        }
+      }
+      i = next;
+    }
+    first_line = false;
+    start = eol + 1;
   }
   return out;
 }

@@ -18,6 +18,12 @@ std::string markdown_to_html(std::string_view text);
 /// with `ansi`, bold and italic as ECMA-48 SGR attributes (ESC[1m, ESC[3m).
 std::string markdown_to_terminal(std::string_view text, bool ansi);
 
+/// `line` (terminal text, ECMA-48 SGR attributes allowed) broken at spaces so no line is wider
+/// than `width` columns, never inside a word (a word wider than the line stands alone); the
+/// lines after the first start with `indent` spaces; a '\n' in `line` is kept. Columns count
+/// UTF-8 characters, not bytes, and not the attribute sequences. `width` 0: no wrapping.
+std::string wrap_for_terminal(std::string_view line, int width, int indent);
+
 /// `text` with '&', '<', '>' and '"' as HTML entities.
 std::string html_escape(std::string_view text);
 

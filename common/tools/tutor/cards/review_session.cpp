@@ -33,7 +33,7 @@ fsrs::Card current_card(const CardsState& state, const std::string& id, study::I
 
 class Screen {
  public:
-  Screen(std::FILE* out, bool ansi) : out_(out), ansi_(ansi) {}
+  Screen(std::FILE* out, bool ansi, int width) : out_(out), ansi_(ansi), width_(width) {}
   void line(const std::string& text = "") {
     std::fputs(text.c_str(), out_);
     std::fputc('\n', out_);
@@ -41,10 +41,14 @@ class Screen {
   }
   std::string bold(const std::string& text) const { return ansi_ ? "\x1b[1m" + text + "\x1b[22m" : text; }
   std::string markdown(std::string_view text) const { return markdown_to_terminal(text, ansi_); }
+  /// A line wrapped at the terminal's width, its continuation lines indented 3 columns (under
+  /// the text after "Q: ").
+  std::string wrap(const std::string& text) const { return wrap_for_terminal(text, width_, 3); }
 
  private:
   std::FILE* out_;
   bool ansi_;
+  int width_;
 };
 
 }  // namespace
@@ -70,6 +74,28 @@ std::vector<const RecallCard*> review_queue(const Deck& deck, const CardsState& 
   return queue;
 }
 
+const RecallCard* SessionQueue::next(study::Instant now) {
+  auto take_learning = [&] {
+    const RecallCard* card = coming_back_.front().second;
+    coming_back_.erase(coming_back_.begin());
+    return card;
+  };
+  if (!coming_back_.empty() && coming_back_.front().first <= now) return take_learning();
+  if (!waiting_.empty()) {
+    const RecallCard* card = waiting_.front();
+    waiting_.pop_front();
+    return card;
+  }
+  return coming_back_.empty() ? nullptr : take_learning();
+}
+
+void SessionQueue::learning(const RecallCard& card, study::Instant due, study::Instant now) {
+  if (due > now + kLearnAhead) return;
+  const auto at = std::upper_bound(coming_back_.begin(), coming_back_.end(), due,
+                                   [](study::Instant d, const auto& entry) { return d < entry.first; });
+  coming_back_.insert(at, {due, &card});
+}
+
 std::string interval_text(std::chrono::seconds interval) {
   const double s = static_cast<double>(interval.count());
   const double day = 86400.0;
@@ -88,21 +114,29 @@ int run_review(const Deck& deck, const curriculum::Curriculum& curriculum, Modul
   const fs::path file = cards_state_file(state_dir);
   CardsState state = load_cards_state(file);  // a corrupt file stops the session before any card
   const fsrs::Scheduler scheduler;
-  Screen screen(out, options.ansi);
-  std::vector<const RecallCard*> queue = review_queue(deck, state, options.modules, clock(), options.new_limit);
+  Screen screen(out, options.ansi, options.width);
+  const std::vector<const RecallCard*> first = review_queue(deck, state, options.modules, clock(), options.new_limit);
+  SessionQueue queue(first);
   std::array<int, 4> rated{};
   int reviewed = 0;
   bool stopped = false;
 
-  for (std::size_t i = 0; i < queue.size() && !stopped; ++i) {
+  while (!stopped) {
     if (options.limit && reviewed >= *options.limit) break;
-    const RecallCard& card = *queue[i];
+    const std::size_t left = queue.left();
+    const RecallCard* next = queue.next(clock());
+    if (!next) break;
+    const std::size_t coming_back = queue.coming_back();
+    const RecallCard& card = *next;
     const std::string title = curriculum.has_module(card.module) ? " " + curriculum.module(card.module).title : "";
     const fsrs::Card shown = current_card(state, card.id, clock());
-    screen.line(screen.bold(fmt::format("[{}{}] card {} of {} ({})", card.module, title, i + 1, queue.size(),
-                                        fsrs::to_string(shown.state))));
+    // "N done, M left": M counts this card and every card still to come, those coming back
+    // from a learning step too, so it can rise after a rating; a total would have to grow.
+    const std::string back = coming_back == 0 ? "" : fmt::format(", {} of them coming back", coming_back);
+    screen.line(screen.wrap(screen.bold(fmt::format("[{}{}] {} done, {} left{} ({})", card.module, title, reviewed,
+                                                    left, back, fsrs::to_string(shown.state)))));
     screen.line();
-    screen.line("Q: " + screen.markdown(card.question));
+    screen.line(screen.wrap("Q: " + screen.markdown(card.question)));
     screen.line();
     screen.line("   Enter: show the answer   q: quit");
     const auto reveal = input.next();
@@ -111,7 +145,7 @@ int run_review(const Deck& deck, const curriculum::Curriculum& curriculum, Modul
       break;
     }
 
-    screen.line("A: " + screen.markdown(card.answer));
+    screen.line(screen.wrap("A: " + screen.markdown(card.answer)));
     screen.line();
     std::string why;
     const auto* listed = sources.of(card.module, &why);
@@ -124,7 +158,7 @@ int run_review(const Deck& deck, const curriculum::Curriculum& curriculum, Modul
       } else {
         text = "(" + sources.readme(card.module) + " does not list it)";
       }
-      screen.line(fmt::format("Source [{}]: {}", number, text));
+      screen.line(screen.wrap(fmt::format("Source [{}]: {}", number, text)));
     }
     screen.line(fmt::format("   ({}, section 8. Sources)", sources.readme(card.module)));
     if (!card.record.empty()) screen.line("Record: " + card.record);
@@ -137,7 +171,7 @@ int run_review(const Deck& deck, const curriculum::Curriculum& curriculum, Modul
       const fsrs::Card next = scheduler.review(before, rating, now);
       choices += fmt::format("   {} {} ({})", static_cast<int>(rating), fsrs::to_string(rating), interval_text(next.due - now));
     }
-    screen.line(choices + "   q quit");
+    screen.line(screen.wrap(choices + "   q quit"));
 
     std::optional<fsrs::Rating> rating;
     while (!rating) {
@@ -159,19 +193,20 @@ int run_review(const Deck& deck, const curriculum::Curriculum& curriculum, Modul
     const fsrs::Card& after = state.cards.at(card.id).card;
     ++reviewed;
     ++rated[static_cast<int>(*rating) - 1];
-    screen.line(fmt::format("   saved: {}; next review in {} ({})", fsrs::to_string(*rating),
-                            interval_text(after.due - at), study::to_iso8601(after.due)));
+    screen.line(screen.wrap(fmt::format("   saved: {}; next review in {} ({})", fsrs::to_string(*rating),
+                                        interval_text(after.due - at), study::to_iso8601(after.due))));
     screen.line();
     const bool stepping = after.state == fsrs::State::learning || after.state == fsrs::State::relearning;
-    if (stepping && after.due <= at + kLearnAhead) queue.push_back(&card);
+    if (stepping) queue.learning(card, after.due, at);
   }
 
-  if (queue.empty()) {
+  if (first.empty()) {
     screen.line("Nothing to review now: no card is due and no new card is left.");
   } else {
-    screen.line(fmt::format("{}: {} card{} reviewed (again {}, hard {}, good {}, easy {}); every rating is saved in {}",
-                            stopped ? "Stopped" : "Done", reviewed, reviewed == 1 ? "" : "s", rated[0], rated[1],
-                            rated[2], rated[3], file.string()));
+    screen.line(screen.wrap(fmt::format(
+        "{}: {} card{} reviewed (again {}, hard {}, good {}, easy {}); every rating is saved in {}",
+        stopped ? "Stopped" : "Done", reviewed, reviewed == 1 ? "" : "s", rated[0], rated[1], rated[2], rated[3],
+        file.string())));
   }
   // When the next card falls due, among the cards this session could show.
   std::optional<study::Instant> next_due;

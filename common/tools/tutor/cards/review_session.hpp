@@ -4,6 +4,7 @@
 // interval it would give), saved at once under the state folder's lock: a kill at any moment
 // loses at most the card on screen.
 #include <cstdio>
+#include <deque>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -24,6 +25,26 @@ std::vector<const RecallCard*> review_queue(const Deck& deck, const CardsState& 
                                             const std::vector<std::string>& modules, study::Instant now,
                                             int new_limit);
 
+/// What a session shows next, in Anki's order: a card in a learning step that is due, then the
+/// due reviewed cards, then the new ones; when nothing else is left, a learning card that falls
+/// due within the learn-ahead limit (Anki's "Learn ahead limit", 20 minutes by default) rather
+/// than ending the session. A card rated into a learning step comes back through `learning`.
+class SessionQueue {
+ public:
+  explicit SessionQueue(std::vector<const RecallCard*> first) : waiting_(first.begin(), first.end()) {}
+  /// The next card at `now`, or nullptr when the session is over.
+  const RecallCard* next(study::Instant now);
+  /// `card` is in a learning step due at `due`: it comes back when due, if within the limit.
+  void learning(const RecallCard& card, study::Instant due, study::Instant now);
+  /// Cards still to show: those waiting and those coming back.
+  std::size_t left() const { return waiting_.size() + coming_back_.size(); }
+  std::size_t coming_back() const { return coming_back_.size(); }
+
+ private:
+  std::deque<const RecallCard*> waiting_;                                 ///< due, then new
+  std::vector<std::pair<study::Instant, const RecallCard*>> coming_back_;  ///< by due time
+};
+
 /// "<1m", "10m", "5h", "3d", "1.5mo", "2.1y": an interval as Anki shows it above its buttons.
 std::string interval_text(std::chrono::seconds interval);
 
@@ -32,6 +53,7 @@ struct ReviewOptions {
   int new_limit = 20;                ///< new cards in this session
   std::optional<int> limit;          ///< ratings in this session (no limit when empty)
   bool ansi = false;                 ///< bold and italic as terminal attributes
+  int width = 0;                     ///< the terminal's columns, to wrap at (0: no wrapping)
 };
 
 /// Runs a session and returns the exit code (0). `clock` says the time of each rating (a fixed

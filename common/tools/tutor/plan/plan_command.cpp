@@ -29,6 +29,16 @@ using nlohmann::json;
 
 constexpr const char* kStateFile = "plan.json";
 
+/// The options of `tutor plan` that may follow a change ("plan done A02 --now ..."): CLI11
+/// lists a subcommand's own options only, so its help names these in a footer.
+constexpr const char* kParentOptions =
+    "Options of `tutor plan` may follow the module ids:\n"
+    "  --state-dir DIR   where your progress is kept [default: $XDG_STATE_HOME/gpu-ml-tutor, else "
+    "~/.local/state/gpu-ml-tutor]\n"
+    "  --data DIR        the tutor's data folder (its curriculum.json) [default: ./data, else the source tree's]\n"
+    "  --now TIME        the time the change is recorded at, UTC (2026-12-02T09:30:00Z or 2026-12-02)\n"
+    "  --json PATH|-     the plan as JSON too ('-': standard output)";
+
 /// ANSI colour only where a person reads it: the table goes to a terminal on stdout, and
 /// NO_COLOR is unset or empty (no-color.org: "when present and not an empty string").
 bool use_colour(std::FILE* human) {
@@ -95,8 +105,10 @@ PlanCommand::PlanCommand(CLI::App& app) {
 
   auto action = [&](const char* name, const char* help, std::vector<std::string>& ids) {
     CLI::App* sub = sub_->add_subcommand(name, help);
-    sub->add_option("modules", ids, "module ids, any case (A02 or a02)")->required()->option_text("MODULE...");
+    // Not required() here: a missing id is refused in run(), where the message can name the ids.
+    sub->add_option("modules", ids, "module ids, any case (A02 or a02)")->option_text("MODULE...");
     sub->fallthrough();  // --now, --json ... may follow the modules
+    sub->footer(kParentOptions);
     return sub;
   };
   done_ = action("done", "mark modules done (allowed before their prerequisites, with a note)", done_ids_);
@@ -106,6 +118,7 @@ PlanCommand::PlanCommand(CLI::App& app) {
                                          "plan.json.reset-<UTC time> beside it");
   reset_->add_flag("--yes", yes_, "confirm the reset");
   reset_->fallthrough();
+  reset_->footer(kParentOptions);
   sub_->require_subcommand(0, 1);
 }
 
@@ -125,6 +138,9 @@ int PlanCommand::run(const std::string& command) {
   if (done_->parsed()) action = Action::kDone, typed = done_ids_;
   if (start_->parsed()) action = Action::kStart, typed = start_ids_;
   if (undo_->parsed()) action = Action::kUndo, typed = undo_ids_;
+  if (action && typed.empty())
+    throw UsageError(fmt::format("plan {}: give one or more module ids; the modules are {}", to_string(*action),
+                                 module_id_ranges(curriculum)));
   const std::vector<std::string> ids =
       action ? canonical_module_ids(curriculum, typed, fmt::format("plan {}", to_string(*action)))
              : std::vector<std::string>{};

@@ -1,5 +1,6 @@
 #include "sheets/placeholders.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -82,13 +83,32 @@ constexpr std::string_view kFieldList =
     "fp16_TFLOPs, fp8_TFLOPs, fp4_TFLOPs, tdp_W, interconnect_GBps, ridge_<fp32|tf32|bf16|fp16|fp8|fp4>, "
     "name, vendor, arch, fp8_variant, interconnect";
 
-/// A cell's source as a footnote: the document and where in it (the text before the first
-/// ':', which hardware.cpp follows with the words quoted); the whole text when the cell is
-/// NaN, whose source says why there is no number, or DERIVED, whose source is the arithmetic.
-std::string source_note(const tutor::hw::Sourced& cell) {
+/// Where a cell's number comes from, as a data source: the document and the place in it.
+struct SourceNote {
+  std::string document;  ///< Markdown; the key: one data source per document
+  std::string place;     ///< Markdown; "" when the document is the whole note
+};
+
+/// A cell's source as a data source. The source text names the document, then after a comma
+/// the place in it, then after the first ':' the words quoted (hardware.cpp's convention);
+/// "NVIDIA H100 ... datasheet (2023), Technical Specifications, column H100 SXM" is the document
+/// up to the first comma outside parentheses and the place after it. The whole text when the
+/// cell is NaN, whose source says why there is no number, or DERIVED, whose source is the
+/// arithmetic.
+SourceNote source_note(const tutor::hw::Sourced& cell) {
   std::string_view text = cell.source;
-  if (!std::isnan(cell.value) && text.rfind("DERIVED", 0) != 0) text = text.substr(0, text.find(':'));
-  return fmt::format("GPU table: {}.", escape_markdown(text));
+  if (std::isnan(cell.value) || text.rfind("DERIVED", 0) == 0) return {escape_markdown(text), ""};
+  text = text.substr(0, text.find(':'));
+  int depth = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+    if (text[i] == ',' && depth == 0) {
+      std::string_view place = text.substr(i + 1);
+      while (!place.empty() && place.front() == ' ') place.remove_prefix(1);
+      return {escape_markdown(text.substr(0, i)), escape_markdown(place)};
+    }
+  }
+  return {escape_markdown(text), ""};
 }
 
 std::string json_type(const json& v) {
@@ -177,6 +197,10 @@ std::string Filler::gpu_cell(const std::vector<std::string>& parts) {
   const std::string& key = parts[1];
   const std::string& field = parts[2];
   const std::string spec = parts.size() == 4 ? parts[3] : "";
+  auto cite_cell = [this](const tutor::hw::Sourced& cell) {
+    const SourceNote note = source_note(cell);
+    return cite('d', note.document, "GPU table: " + note.document, note.place);
+  };
   const tutor::hw::GpuSpec* gpu = nullptr;
   for (const auto& g : tutor::hw::gpu_table())
     if (g.key == key) gpu = &g;
@@ -193,8 +217,7 @@ std::string Filler::gpu_cell(const std::vector<std::string>& parts) {
     return escape_markdown(*text);
   }
   if (const auto* cell = sourced_field(*gpu, field)) {
-    if (std::isnan(cell->value)) return "n/a" + cite(source_note(*cell));
-    return number(cell->value) + cite(source_note(*cell));
+    return (std::isnan(cell->value) ? "n/a" : number(cell->value)) + cite_cell(*cell);
   }
   // ridge_<dtype>: the roofline's ridge point, peak / bandwidth in FLOP/byte (Williams,
   // Waterman and Patterson, CACM 2009, eq. 1), from two cells of the table.
@@ -202,9 +225,9 @@ std::string Filler::gpu_cell(const std::vector<std::string>& parts) {
     const tutor::hw::Sourced* peak = tutor::hw::peak_TFLOPs(*gpu, std::string_view(field).substr(6));
     if (peak) {
       const tutor::hw::Sourced& bandwidth = gpu->hbm_bandwidth_GBps;
-      if (std::isnan(peak->value)) return "n/a" + cite(source_note(*peak));
+      if (std::isnan(peak->value)) return "n/a" + cite_cell(*peak);
       const double ridge = tutor::roofline::ridge_point(peak->value, bandwidth.value);
-      const std::string peak_note = cite(source_note(*peak)), bandwidth_note = cite(source_note(bandwidth));
+      const std::string peak_note = cite_cell(*peak), bandwidth_note = cite_cell(bandwidth);
       return number(ridge) + peak_note + (bandwidth_note == peak_note ? "" : bandwidth_note);
     }
   }
@@ -268,7 +291,7 @@ std::string Filler::record_number(std::string_view rest) {
     about += (about.empty() ? ": on " : " on ") + escape_markdown(doc["device"]["name"].get<std::string>());
   add("lab", about.empty() ? ": " : ", ");
   add("version", " ");
-  return text + cite(fmt::format("Record `{}`{}.", path, about));
+  return text + cite('r', path, fmt::format("Record `{}`{}", path, about));
 }
 
 std::string Filler::planned_modules(const std::vector<std::string>& parts) const {
@@ -286,16 +309,37 @@ std::string Filler::planned_modules(const std::vector<std::string>& parts) const
   return out.empty() ? "none" : out;
 }
 
-std::string Filler::cite(const std::string& text) {
-  auto [it, added] = footnote_of_text_.emplace(text, static_cast<int>(footnotes_.size()) + 1);
-  if (added) footnotes_.push_back({it->second, text});
-  return fmt::format("[^{}]", it->second);
+std::string Filler::cite(char kind, const std::string& key, const std::string& text, const std::string& place) {
+  const int k = kind == 'd' ? 0 : 1;
+  auto [it, added] = footnote_of_key_.emplace(std::string(1, kind) + key, footnotes_.size());
+  if (added) {
+    const int number = ++count_[k];
+    footnotes_.push_back({number, "", fmt::format("{}{}", kind, number)});
+  }
+  Footnote& note = footnotes_[it->second];
+  // One document cited from several places names each once; a place that another already
+  // spells out in full ("column H100 SXM" in "Technical Specifications, column H100 SXM") is
+  // not repeated.
+  auto& places = places_[it->second];
+  auto within = [](const std::string& part, const std::string& whole) { return whole.find(part) != std::string::npos; };
+  if (!place.empty() && std::none_of(places.begin(), places.end(), [&](const auto& p) { return within(place, p); })) {
+    std::erase_if(places, [&](const std::string& p) { return within(p, place); });
+    places.push_back(place);
+  }
+  note.text = text;
+  for (std::size_t i = 0; i < places.size(); ++i) note.text += (i == 0 ? ", " : "; ") + places[i];
+  note.text += '.';
+  return fmt::format("<sup>[\\[{0}\\]](#{0})</sup>", note.label);
 }
 
 std::string Filler::footnote_definitions() const {
-  std::string out;
-  for (const auto& f : footnotes_) out += fmt::format("[^{}]: {}\n", f.number, f.text);
-  return out;
+  if (footnotes_.empty()) return "";
+  // Documents first, then records, each in order of first use.
+  std::string out = "<div class=\"data-sources\">\n\n**Data sources**\n\n";
+  for (const char kind : {'d', 'r'})
+    for (const auto& f : footnotes_)
+      if (f.label[0] == kind) out += fmt::format("- <a id=\"{0}\"></a>\\[{0}\\] {1}\n", f.label, f.text);
+  return out + "\n</div>\n";
 }
 
 }  // namespace tutor::sheets

@@ -5,7 +5,9 @@
 #   print_sheets.sh SHEETS_DIR OUT_DIR [ID...]
 #
 # SHEETS_DIR holds the generated <id>.html (docs/cheatsheets); OUT_DIR receives
-# <id>-a4.pdf, <id>-letter.pdf and their page as <id>-a4.png, <id>-letter.png (pdftoppm -r 60).
+# <id>-a4.pdf, <id>-letter.pdf and their page as <id>-a4.png, <id>-letter.png, rendered at
+# 110 dpi (pdftoppm -r 110: 7 pt type is legible, so the numbers can be proofread). Chromium's
+# own messages (dbus warnings and the like, harmless) go to OUT_DIR/logs/<id>-<paper>.chromium.log.
 # Without IDs every <id>.html is printed. Exit 0 when every PDF has one page; 1 when one does
 # not (each named); 2 on bad arguments; 77 (a skipped test for ctest) when chromium, pdfinfo or
 # pdftoppm is not installed (Debian: chromium, poppler-utils).
@@ -31,7 +33,7 @@ if [ ! -d "$sheets" ]; then
   echo "print_sheets: $sheets is not a folder of sheets" >&2
   exit 2
 fi
-mkdir -p "$out"
+mkdir -p "$out/logs"
 out=$(cd "$out" && pwd)
 
 ids=("$@")
@@ -66,16 +68,16 @@ for id in "${ids[@]}"; do
     pdf="$out/$id-$tag.pdf"
     rm -f "$pdf"
     "$chrome" --headless --no-sandbox --disable-gpu --no-pdf-header-footer --user-data-dir="$profile" \
-      --print-to-pdf="$pdf" "file://$page" >"$out/$id-$tag.chromium.log" 2>&1 || true
+      --print-to-pdf="$pdf" "file://$page" >"$out/logs/$id-$tag.chromium.log" 2>&1 || true
     rm -f "$page"
     if [ ! -s "$pdf" ]; then
-      echo "$id ($paper): chromium wrote no PDF (see $out/$id-$tag.chromium.log)"
+      echo "$id ($paper): chromium wrote no PDF (see $out/logs/$id-$tag.chromium.log)"
       failed=1
       continue
     fi
     pages=$(pdfinfo "$pdf" | sed -n 's/^Pages: *//p')
     size=$(pdfinfo "$pdf" | sed -n 's/^Page size: *//p')
-    pdftoppm -png -r 60 -f 1 -l 1 -singlefile "$pdf" "$out/$id-$tag"
+    pdftoppm -png -r 110 -f 1 -l 1 -singlefile "$pdf" "$out/$id-$tag"
     if [ "$pages" = "1" ]; then
       echo "$id ($paper): 1 page ($size): $out/$id-$tag.png"
     else

@@ -50,14 +50,19 @@ std::string shorten(const std::string& line) {
 
 SheetsCommand::SheetsCommand(CLI::App& app) {
   sub_ = app.add_subcommand("sheets",
-                            "Fill the reference-sheet templates (docs/cheatsheets/src/) from the GPU table and the "
-                            "committed records; write each sheet as Markdown and printable HTML, and the index.");
-  sub_->add_option("--out", out_, "Folder the sheets are written to (default: docs/cheatsheets of the repository)");
-  sub_->add_option("--src", src_, "Folder of the templates <id>.md (default: docs/cheatsheets/src of the repository)");
-  sub_->add_option("--data", data_, "The repository's data/ folder (default: ./data, else the source tree's)");
+                            "the reference sheets (docs/cheatsheets/): fill their templates from the GPU table and "
+                            "the committed records, and write each as Markdown and printable HTML, with the index; "
+                            "`--check` compares instead. Exit 0, 1 when a sheet is out of date, 2 on bad input");
+  sub_->add_option("--out", out_, "the folder the sheets are written to [default: docs/cheatsheets of the repository]")
+      ->option_text("DIR");
+  sub_->add_option("--src", src_, "the folder of the templates <id>.md [default: docs/cheatsheets/src of the repository]")
+      ->option_text("DIR");
+  sub_->add_option("--data", data_, "the tutor's data folder (curriculum.json) [default: ./data, else the source tree's]")
+      ->option_text("DIR");
   sub_->add_flag("--check", check_,
-                 "Write nothing: exit 1 naming the first file and line that differs from what would be written");
-  sub_->add_option("--sheet", only_, "Only these sheets (ids: track-a ... sharding-collectives); no index")
+                 "write nothing: exit 1 naming the first file and line that differs from what would be written");
+  sub_->add_option("--sheet", only_, "only these sheets (ids: track-a ... sharding-collectives); no index")
+      ->option_text("ID...")
       ->expected(1, -1);
 }
 

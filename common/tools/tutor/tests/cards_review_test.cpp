@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "cards/inline_markdown.hpp"
 #include "cards/review_session.hpp"
 #include "cards/review_state.hpp"
 
@@ -148,6 +149,70 @@ std::string new_card_choices() {
   return line + "   q quit";
 }
 
+// ---------------------------------------------------------------- the session's order
+
+tutor::cards::RecallCard card_named(const std::string& id) {
+  tutor::cards::RecallCard card;
+  card.id = id;
+  card.module = "A02";
+  return card;
+}
+
+TEST(CardsReviewQueue, ADueLearningCardComesBeforeTheRemainingNewCards) {
+  // Anki: intraday learning cards that are due are shown before new cards. "lapsed" was rated
+  // again at 09:00 (due 09:01); at 09:02 it comes before "new2" and "new3".
+  const auto lapsed = card_named("a02-lapsed"), new2 = card_named("a02-new2"), new3 = card_named("a02-new3");
+  tutor::cards::SessionQueue queue({&new2, &new3});
+  queue.learning(lapsed, kNow + 1min, kNow);
+  EXPECT_EQ(queue.left(), 3u);
+  EXPECT_EQ(queue.coming_back(), 1u);
+  EXPECT_EQ(queue.next(kNow + 2min), &lapsed);
+  EXPECT_EQ(queue.next(kNow + 2min), &new2);
+  EXPECT_EQ(queue.next(kNow + 2min), &new3);
+  EXPECT_EQ(queue.next(kNow + 2min), nullptr);
+}
+
+TEST(CardsReviewQueue, ALearningCardNotYetDueWaitsThenIsShownAheadWhenNothingElseIsLeft) {
+  // Due at 09:10: at 09:02 the new card goes first; then, nothing else left, the learning card
+  // is shown early (within Anki's 20-minute learn-ahead limit) instead of ending the session.
+  const auto learning = card_named("a02-learning"), fresh = card_named("a02-fresh");
+  tutor::cards::SessionQueue queue({&fresh});
+  queue.learning(learning, kNow + 10min, kNow);
+  EXPECT_EQ(queue.next(kNow + 2min), &fresh);
+  EXPECT_EQ(queue.next(kNow + 2min), &learning);
+  EXPECT_EQ(queue.next(kNow + 2min), nullptr);
+}
+
+TEST(CardsReviewQueue, LearningCardsComeBackInDueOrderAndBeyondTheLimitNotAtAll) {
+  const auto a = card_named("a02-a"), b = card_named("a02-b"), far = card_named("a02-far");
+  tutor::cards::SessionQueue queue({});
+  queue.learning(a, kNow + 10min, kNow);
+  queue.learning(b, kNow + 1min, kNow);
+  queue.learning(far, kNow + 21min, kNow);  // past the 20-minute limit: next session
+  EXPECT_EQ(queue.left(), 2u);
+  EXPECT_EQ(queue.next(kNow), &b);
+  EXPECT_EQ(queue.next(kNow), &a);
+  EXPECT_EQ(queue.next(kNow), nullptr);
+}
+
+// ---------------------------------------------------------------- wrapping at the terminal's width
+
+TEST(CardsReviewWrap, BreaksAtSpacesNeverInsideAWordAndIndentsTheRest) {
+  using tutor::cards::wrap_for_terminal;
+  // 20 columns: "Q: one two three" is 16; " four" would make 21.
+  EXPECT_EQ(wrap_for_terminal("Q: one two three four five", 20, 3), "Q: one two three\n   four five");
+  // A word wider than the line stands alone, whole.
+  EXPECT_EQ(wrap_for_terminal("A: cudaMemcpyDeviceToDevice x", 10, 3), "A:\n   cudaMemcpyDeviceToDevice\n   x");
+  // Attributes and UTF-8 characters take no extra columns: "é" is one column, ESC[1m none.
+  EXPECT_EQ(wrap_for_terminal("\x1b[1mabc\x1b[22m d\xc3\xa9" "f ghi", 11, 0), "\x1b[1mabc\x1b[22m d\xc3\xa9" "f ghi");
+  EXPECT_EQ(wrap_for_terminal("\x1b[1mabc\x1b[22m d\xc3\xa9" "f ghi", 10, 0), "\x1b[1mabc\x1b[22m d\xc3\xa9" "f\nghi");
+  // Paragraph breaks stay; each paragraph's lines are indented; width 0 leaves the text alone.
+  EXPECT_EQ(wrap_for_terminal("A: one\n\ntwo three", 9, 3), "A: one\n\n   two\n   three");
+  EXPECT_EQ(wrap_for_terminal("A: one two three", 0, 3), "A: one two three");
+  // The leading spaces of an indented prompt are kept.
+  EXPECT_EQ(wrap_for_terminal("   1 again   2 hard", 12, 3), "   1 again\n   2 hard");
+}
+
 TEST(CardsReview, PseudoTerminalSessionSavesEachRatingAsFsrsSchedulesIt) {
   TempDir state;
   const fs::path file = tutor::cards::cards_state_file(state.path);
@@ -155,8 +220,8 @@ TEST(CardsReview, PseudoTerminalSessionSavesEachRatingAsFsrsSchedulesIt) {
   Session session(state.path);
   ASSERT_TRUE(session.started());
 
-  // Card 1 of 4: the question, then (after Enter) the answer, its source and the intervals.
-  ASSERT_TRUE(session.wait_for("[A02 Memory coalescing] card 1 of 4 (new)")) << session.screen();
+  // The first of 4 cards: the question, then (after Enter) the answer, its source and the intervals.
+  ASSERT_TRUE(session.wait_for("[A02 Memory coalescing] 0 done, 4 left (new)")) << session.screen();
   ASSERT_TRUE(session.wait_for("Q: How many bytes does one global-memory sector hold")) << session.screen();
   ASSERT_TRUE(session.wait_for("Enter: show the answer")) << session.screen();
   EXPECT_EQ(session.screen().find("A: 32 bytes"), std::string::npos);  // not before Enter
@@ -177,8 +242,9 @@ TEST(CardsReview, PseudoTerminalSessionSavesEachRatingAsFsrsSchedulesIt) {
     EXPECT_EQ(progress.log[0].rating, Rating::good);
   }
 
-  // Card 2: a rating that is not 1-4 is asked again; then Again.
-  ASSERT_TRUE(session.wait_for("card 2 of ")) << session.screen();
+  // Card 2: the first, rated good, comes back in 10 minutes, so 4 are still left, this one
+  // counted. A rating that is not 1-4 is asked again; then Again.
+  ASSERT_TRUE(session.wait_for("1 done, 4 left, 1 of them coming back (new)")) << session.screen();
   session.press("\r");
   ASSERT_TRUE(session.wait_for("Record: records/a02_transpose.json")) << session.screen();
   ASSERT_TRUE(session.wait_for("q quit")) << session.screen();
@@ -206,7 +272,7 @@ TEST(CardsReview, PseudoTerminalSessionSavesEachRatingAsFsrsSchedulesIt) {
   // The next session starts where that one stopped: the two rated cards are not due at this
   // --now (1 and 10 minutes away), so the first card shown is the one that was on screen.
   Session next(state.path);
-  ASSERT_TRUE(next.wait_for("card 1 of 2 (new)")) << next.screen();
+  ASSERT_TRUE(next.wait_for("0 done, 2 left (new)")) << next.screen();
   ASSERT_TRUE(next.wait_for("Q: How many shared-memory banks")) << next.screen();
   next.press("q");
   ASSERT_TRUE(next.wait_for("Stopped: 0 cards reviewed")) << next.screen();

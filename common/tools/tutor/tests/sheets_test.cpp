@@ -1,4 +1,4 @@
-// tutor sheets: placeholders filled from the GPU table and records with their footnotes, each
+// tutor sheets: placeholders filled from the GPU table and records with their data-source marks, each
 // way a placeholder can be wrong, the HTML page, --check, and determinism. Expected numbers are
 // the GPU table's cells as their datasheets print them (common/src/hardware.cpp) and hand
 // arithmetic written beside them.
@@ -77,7 +77,7 @@ std::string error_of(const std::string& text) {
 TEST(SheetsGpu, H200BandwidthIsTheDatasheetsWithItsDocumentAsFootnote) {
   // H200 datasheet: "GPU Memory Bandwidth 4.8TB/s" = 4800 GB/s.
   const Filled f = fill("HBM {{gpu:h200-sxm:hbm_bandwidth_GBps}} GB/s");
-  EXPECT_EQ(f.text, "HBM 4800[^1] GB/s");
+  EXPECT_EQ(f.text, "HBM 4800<sup>[\\[d1\\]](#d1)</sup> GB/s");
   ASSERT_EQ(f.notes.size(), 1u);
   EXPECT_EQ(f.notes[0].number, 1);
   EXPECT_EQ(f.notes[0].text,
@@ -86,26 +86,46 @@ TEST(SheetsGpu, H200BandwidthIsTheDatasheetsWithItsDocumentAsFootnote) {
 
 TEST(SheetsGpu, FormatSpecAppliesToTheCell) {
   // Dense bf16 = 1979 (with sparsity) / 2 = 989.5 TFLOP/s.
-  EXPECT_EQ(fill("{{gpu:h200-sxm:bf16_TFLOPs}}").text, "989.5[^1]");
-  EXPECT_EQ(fill("{{gpu:h200-sxm:bf16_TFLOPs:.2f}}").text, "989.50[^1]");
-  EXPECT_EQ(fill("{{gpu:h200-sxm:hbm_bandwidth_GBps:.0f}}").text, "4800[^1]");
+  EXPECT_EQ(fill("{{gpu:h200-sxm:bf16_TFLOPs}}").text, "989.5<sup>[\\[d1\\]](#d1)</sup>");
+  EXPECT_EQ(fill("{{gpu:h200-sxm:bf16_TFLOPs:.2f}}").text, "989.50<sup>[\\[d1\\]](#d1)</sup>");
+  EXPECT_EQ(fill("{{gpu:h200-sxm:hbm_bandwidth_GBps:.0f}}").text, "4800<sup>[\\[d1\\]](#d1)</sup>");
 }
 
 TEST(SheetsGpu, RidgeIsPeakOverBandwidthCitingBothCells) {
-  // 989.5e12 FLOP/s / 4.8e12 B/s = 206.1 FLOP/B; the two cells cite two places in the datasheet.
+  // 989.5e12 FLOP/s / 4.8e12 B/s = 206.1 FLOP/B; the two cells come from one datasheet: one mark.
   const Filled f = fill("{{gpu:h200-sxm:ridge_bf16:.1f}}");
-  EXPECT_EQ(f.text, "206.1[^1][^2]");
-  ASSERT_EQ(f.notes.size(), 2u);
+  EXPECT_EQ(f.text, "206.1<sup>[\\[d1\\]](#d1)</sup>");
+  ASSERT_EQ(f.notes.size(), 1u);
   EXPECT_NE(f.notes[0].text.find("column H200 SXM"), std::string::npos);
   // H100 SXM: fp32 67 / 3350 GB/s, both from the same datasheet table: cited once.
   // 67e12 / 3.35e12 = 20.0 FLOP/B.
   const Filled h100 = fill("{{gpu:h100-sxm:ridge_fp32:.1f}}");
-  EXPECT_EQ(h100.text, "20.0[^1]");
+  EXPECT_EQ(h100.text, "20.0<sup>[\\[d1\\]](#d1)</sup>");
+}
+
+TEST(SheetsGpu, OneDatasheetIsOneSourceNamingItsPlacesOnce) {
+  // The H100 SXM bandwidth cites "Technical Specifications, column H100 SXM" and its bf16 rate
+  // "column H100 SXM" of the same datasheet: one source, the shorter place not repeated.
+  const Filled f = fill("{{gpu:h100-sxm:hbm_bandwidth_GBps}} {{gpu:h100-sxm:bf16_TFLOPs}}");
+  EXPECT_EQ(f.text, "3350<sup>[\\[d1\\]](#d1)</sup> 989.5<sup>[\\[d1\\]](#d1)</sup>");
+  ASSERT_EQ(f.notes.size(), 1u);
+  EXPECT_EQ(f.notes[0].text,
+            "GPU table: NVIDIA H100 Tensor Core GPU datasheet (2023), Technical Specifications, column H100 SXM.");
+}
+
+TEST(SheetsGpu, DocumentsAndRecordsAreLetteredApart) {
+  // A document of the GPU table is [d<n>], a record [r<n>]: a bare digit after a number would
+  // read as a power, and the sheet's own Sources are [1], [2], ...
+  const Filled f = fill("{{record:" + kRecord + ":/steps/1/n}} {{gpu:h200-sxm:hbm_bandwidth_GBps}}");
+  EXPECT_EQ(f.text, "7<sup>[\\[r1\\]](#r1)</sup> 4800<sup>[\\[d1\\]](#d1)</sup>");
+  ASSERT_EQ(f.notes.size(), 2u);
+  EXPECT_EQ(f.notes[0].label, "r1");
+  EXPECT_EQ(f.notes[1].label, "d1");
 }
 
 TEST(SheetsGpu, NotApplicableCellReadsNaWithTheReasonAsFootnote) {
   const Filled f = fill("{{gpu:a100-80gb:fp8_TFLOPs}}");
-  EXPECT_EQ(f.text, "n/a[^1]");
+  EXPECT_EQ(f.text, "n/a<sup>[\\[d1\\]](#d1)</sup>");
   ASSERT_EQ(f.notes.size(), 1u);
   EXPECT_EQ(f.notes[0].text.rfind("GPU table: Not applicable: ", 0), 0u) << f.notes[0].text;
 }
@@ -113,7 +133,7 @@ TEST(SheetsGpu, NotApplicableCellReadsNaWithTheReasonAsFootnote) {
 TEST(SheetsGpu, DerivedCellCitesItsArithmetic) {
   // MI355X fp8: 8192 FLOPS/clock/CU x 256 CU x 2.4 GHz = 5033.2 TFLOP/s, derived in the table.
   const Filled f = fill("{{gpu:mi355x:fp8_TFLOPs}}");
-  EXPECT_EQ(f.text, "5033.2[^1]");
+  EXPECT_EQ(f.text, "5033.2<sup>[\\[d1\\]](#d1)</sup>");
   ASSERT_EQ(f.notes.size(), 1u);
   EXPECT_NE(f.notes[0].text.find("DERIVED: AMD at ISSCC 2026"), std::string::npos) << f.notes[0].text;
   EXPECT_NE(f.notes[0].text.find("8192 x 256 CU x 2.4 GHz"), std::string::npos) << f.notes[0].text;
@@ -128,7 +148,7 @@ TEST(SheetsGpu, TextFieldsHaveNoFootnote) {
 TEST(SheetsGpu, FootnotesAreNumberedByFirstUseAndShared) {
   const Filled f = fill("{{gpu:h100-sxm:hbm_bandwidth_GBps}} {{gpu:h200-sxm:hbm_bandwidth_GBps}} "
                         "{{gpu:h100-sxm:hbm_bandwidth_GBps}}");
-  EXPECT_EQ(f.text, "3350[^1] 4800[^2] 3350[^1]");
+  EXPECT_EQ(f.text, "3350<sup>[\\[d1\\]](#d1)</sup> 4800<sup>[\\[d2\\]](#d2)</sup> 3350<sup>[\\[d1\\]](#d1)</sup>");
   ASSERT_EQ(f.notes.size(), 2u);
   EXPECT_EQ(f.notes[1].number, 2);
 }
@@ -139,20 +159,20 @@ TEST(SheetsRecord, NumberWithFormatAndTheRecordAsFootnote) {
   const Filled f = fill("{{record:" + kRecord + ":/steps/0/median_GBps:.0f}} and {{record:" + kRecord +
                         ":/steps/0/median_GBps}} and {{record:" + kRecord + ":/steps/1/n}}");
   // 4210.4 to no decimals is 4210; unformatted it reads back as written; an integer stays one.
-  EXPECT_EQ(f.text, "4210[^1] and 4210.4[^1] and 7[^1]");
+  EXPECT_EQ(f.text, "4210<sup>[\\[r1\\]](#r1)</sup> and 4210.4<sup>[\\[r1\\]](#r1)</sup> and 7<sup>[\\[r1\\]](#r1)</sup>");
   ASSERT_EQ(f.notes.size(), 1u);
   EXPECT_EQ(f.notes[0].text, "Record `" + kRecord + "`: fixture on NVIDIA H200, fixture\\_copy abc1234.");
 }
 
 TEST(SheetsRecord, PercentFormatReadsAFraction) {
   // 0.951 x 100 = 95.1; without a precision, {fmt}'s fixed default of 6 decimals.
-  EXPECT_EQ(fill("{{record:" + kRecord + ":/ratio:.1%}}").text, "95.1%[^1]");
-  EXPECT_EQ(fill("{{record:" + kRecord + ":/ratio:%}}").text, "95.100000%[^1]");
+  EXPECT_EQ(fill("{{record:" + kRecord + ":/ratio:.1%}}").text, "95.1%<sup>[\\[r1\\]](#r1)</sup>");
+  EXPECT_EQ(fill("{{record:" + kRecord + ":/ratio:%}}").text, "95.100000%<sup>[\\[r1\\]](#r1)</sup>");
 }
 
 TEST(SheetsRecord, IntegerFormat) {
-  EXPECT_EQ(fill("{{record:" + kRecord + ":/steps/1/n:d}}").text, "7[^1]");
-  EXPECT_EQ(fill("{{record:" + kRecord + ":/steps/1/n:.1f}}").text, "7.0[^1]");
+  EXPECT_EQ(fill("{{record:" + kRecord + ":/steps/1/n:d}}").text, "7<sup>[\\[r1\\]](#r1)</sup>");
+  EXPECT_EQ(fill("{{record:" + kRecord + ":/steps/1/n:.1f}}").text, "7.0<sup>[\\[r1\\]](#r1)</sup>");
 }
 
 TEST(SheetsRecord, CommittedH200RecordFills) {
@@ -161,7 +181,7 @@ TEST(SheetsRecord, CommittedH200RecordFills) {
   const auto record = nlohmann::json::parse(in);
   const double copy = record.at("device").at("measured").at("copy_GBps").get<double>();
   const Filled f = fill("{{record:docs/results/H200/a02_coalescing/a02_transpose.json:/device/measured/copy_GBps:.0f}}");
-  EXPECT_EQ(f.text, std::to_string(static_cast<long>(std::lround(copy))) + "[^1]");
+  EXPECT_EQ(f.text, std::to_string(static_cast<long>(std::lround(copy))) + "<sup>[\\[r1\\]](#r1)</sup>");
   ASSERT_EQ(f.notes.size(), 1u);
   EXPECT_EQ(f.notes[0].text.rfind("Record `docs/results/H200/a02_coalescing/a02_transpose.json`: measurement on NVIDIA H200", 0), 0u)
       << f.notes[0].text;
@@ -211,12 +231,13 @@ TEST(SheetsModules, PlannedAndAvailableInCurriculumOrder) {
 
 TEST(SheetsHtml, TablesFootnotesAndTheSourcesList) {
   const std::string html = markdown_to_html(
-      "| a | b |\n| --- | ---: |\n| x | 1[^1] |\n\n## Sources\n\n"
+      "| a | b |\n| --- | ---: |\n| x | 1<sup>[\\[d1\\]](#d1)</sup> |\n\n## Sources\n\n"
       "1. Williams et al., [Roofline](https://doi.org/10.1145/1498765.1498785), 2009.\n"
-      "2. <https://example.org/a>\n\n[^1]: GPU table: a document.\n");
+      "2. <https://example.org/a>\n\n<div class=\"data-sources\">\n\n**Data sources**\n\n"
+      "- <a id=\"d1\"></a>\\[d1\\] GPU table: a document.\n\n</div>\n");
   EXPECT_NE(html.find("<table>"), std::string::npos);
-  EXPECT_NE(html.find("<td align=\"right\">1<sup class=\"footnote-ref\">"), std::string::npos) << html;
-  EXPECT_NE(html.find("<section class=\"footnotes\""), std::string::npos);
+  EXPECT_NE(html.find("<td align=\"right\">1<sup><a href=\"#d1\">[d1]</a></sup></td>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<li><a id=\"d1\"></a>[d1] GPU table: a document.</li>"), std::string::npos) << html;
   EXPECT_NE(html.find("<div class=\"sources\">\n<ol>"), std::string::npos) << html;
   // A link's address is printed after it only where its text is not the address already.
   EXPECT_NE(html.find("Roofline</a><span class=\"url\"> (https://doi.org/10.1145/1498765.1498785)</span>"),
@@ -249,8 +270,10 @@ TEST(SheetsSet, EachTemplateGivesMarkdownAndHtmlThenTheIndex) {
   EXPECT_EQ(names, (std::vector<std::string>{"track-a.md", "track-a.html", "roofline.md", "roofline.html", "README.md"}));
   const std::string& md = files[2].text;
   EXPECT_EQ(md.rfind("<!-- Generated by `tutor sheets` from fixtures/good/roofline.md", 0), 0u);
-  EXPECT_NE(md.find("| NVIDIA H200 SXM 141GB | 4800[^1] | 989.5[^2] | 206[^2][^1] |"), std::string::npos) << md;
-  EXPECT_NE(md.find("\n[^1]: GPU table: NVIDIA H200"), std::string::npos);
+  EXPECT_NE(md.find("| NVIDIA H200 SXM 141GB | 4800<sup>[\\[d1\\]](#d1)</sup> | 989.5<sup>[\\[d1\\]](#d1)</sup> | 206<sup>[\\[d1\\]](#d1)</sup> |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("\n- <a id=\"d1\"></a>\\[d1\\] GPU table: NVIDIA H200"), std::string::npos) << md;
   const std::string& html = files[3].text;
   EXPECT_NE(html.find("<title>Roofline fixture</title>"), std::string::npos);
   EXPECT_NE(html.find("<main class=\"sheet\" style=\"--print-columns: 2; --print-font: 7pt;\">"), std::string::npos);
