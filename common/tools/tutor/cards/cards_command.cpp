@@ -10,6 +10,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
+#include <system_error>
+#include <utility>
+#include <vector>
 
 #include "cards/anki_export.hpp"
 #include "cards/card_check.hpp"
@@ -52,6 +55,35 @@ Library open_library(const std::string& data_override) {
   }
   library.deck = load_deck(library.data / "cards", library.curriculum);
   return library;
+}
+
+/// The files a cards command reads, as (option, path) pairs no output may name: the
+/// curriculum, every card file and every module's README (the sources the cards cite).
+std::vector<std::pair<std::string, std::string>> library_inputs(const Library& library) {
+  std::vector<std::pair<std::string, std::string>> inputs = {{"--data", (library.data / "curriculum.json").string()}};
+  for (const CardFile& file : library.deck.files) inputs.emplace_back("--data", file.path);
+  for (const curriculum::Module& module : library.curriculum.modules)
+    inputs.emplace_back("--data", (library.root / module.folder / "README.md").string());
+  return inputs;
+}
+
+/// An output written into the card folder would be read as a card file by the next command.
+void refuse_in_card_folder(const std::string& option, const std::string& path, const Library& library) {
+  if (path.empty() || path == "-") return;
+  std::error_code ec;
+  const fs::path folder = fs::weakly_canonical(fs::absolute(path, ec).parent_path(), ec);
+  const fs::path cards = fs::weakly_canonical(fs::absolute(library.data / "cards", ec), ec);
+  if (!ec && folder == cards)
+    throw UsageError(fmt::format("{}: {} is in the card folder {}, whose every file is read as a card file; give "
+                                 "another path", option, path, (library.data / "cards").string()));
+}
+
+/// The state folder; an empty --state-dir (an unset shell variable) must not silently mean the
+/// learner's own progress in the default folder.
+fs::path chosen_state_dir(const CLI::App* sub, const std::string& value) {
+  if (sub->get_option("--state-dir")->count() > 0 && value.empty())
+    throw UsageError("--state-dir: the path is empty; give a folder");
+  return study::state_dir(value);
 }
 
 /// Terminal attributes only where a person reads them (no-color.org: NO_COLOR set and not empty
@@ -172,10 +204,13 @@ int CardsCommand::check() {
 }
 
 int CardsCommand::due() {
-  const fs::path file = cards_state_file(study::state_dir(state_dir_));
-  due_out_->check({{"--state-dir", file.string()}});
+  const fs::path file = cards_state_file(chosen_state_dir(due_, state_dir_));
   const study::Instant now = study::now_or(now_);
   const Library library = open_library(data_);
+  std::vector<std::pair<std::string, std::string>> inputs = library_inputs(library);
+  inputs.emplace_back("--state-dir", file.string());
+  due_out_->check(inputs);
+  refuse_in_card_folder("--json", due_out_->json_path(), library);
   const auto modules = modules_.empty() ? std::vector<std::string>{}
                                         : plan::canonical_module_ids(library.curriculum, modules_, "--module");
   const CardsState state = load_cards_state(file);
@@ -193,7 +228,8 @@ int CardsCommand::due() {
   if (!report.orphaned.empty())
     text += fmt::format("\norphaned: {} ({}): in your progress but no longer in data/cards; kept, never deleted\n",
                         report.orphaned.size(), fmt::join(report.orphaned, ", "));
-  text += fmt::format("\nstate: {}{}\n", file.string(), fs::exists(file) ? "" : " (none yet)");
+  std::error_code ec;  // the state was read above; a folder that cannot be searched holds none
+  text += fmt::format("\nstate: {}{}\n", file.string(), fs::exists(file, ec) ? "" : " (none yet)");
   std::fputs(text.c_str(), due_out_->human());
 
   auto counts_json = [](const DueCounts& c) {
@@ -216,7 +252,7 @@ int CardsCommand::due() {
 }
 
 int CardsCommand::review() {
-  const fs::path dir = study::state_dir(state_dir_);
+  const fs::path dir = chosen_state_dir(review_, state_dir_);
   const bool fixed = !now_.empty();
   const study::Instant start = study::now_or(now_);
   const Library library = open_library(data_);
@@ -228,6 +264,10 @@ int CardsCommand::review() {
   options.width = terminal_width(stdout);
   ModuleSources sources(library.curriculum, library.root);
   auto clock = [&] { return fixed ? start : study::now_or(""); };
+  // A folder the ratings cannot be saved in is refused before the first card, not after the
+  // learner has answered it.
+  { const study::StateLock probe(dir); }
+  require_writable("--state-dir", cards_state_file(dir).string());
   KeyInput input(STDIN_FILENO);
   try {
     return run_review(library.deck, library.curriculum, sources, dir, clock, options, input, stdout);
@@ -241,9 +281,8 @@ int CardsCommand::export_anki() {
   if (anki_.empty()) throw UsageError("cards export: give --anki FILE, the file to write, or --anki - for standard output");
   require_writable("--anki", anki_);
   const Library library = open_library(data_);
-  std::vector<std::pair<std::string, std::string>> inputs;  // never write over a card file
-  for (const CardFile& file : library.deck.files) inputs.emplace_back("--data", file.path);
-  require_distinct_outputs({{"--anki", anki_}}, inputs);
+  require_distinct_outputs({{"--anki", anki_}}, library_inputs(library));  // never write over what it reads
+  refuse_in_card_folder("--anki", anki_, library);
   const auto modules = modules_.empty() ? std::vector<std::string>{}
                                         : plan::canonical_module_ids(library.curriculum, modules_, "--module");
   ModuleSources sources(library.curriculum, library.root);

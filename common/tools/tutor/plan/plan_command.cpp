@@ -123,12 +123,16 @@ PlanCommand::PlanCommand(CLI::App& app) {
 }
 
 int PlanCommand::run(const std::string& command) {
+  // An empty --state-dir (an unset shell variable) must not silently mean the default folder.
+  if (sub_->get_option("--state-dir")->count() > 0 && state_dir_.empty())
+    throw UsageError("--state-dir: the path is empty; give a folder");
   const fs::path dir = study::state_dir(state_dir_);
   const fs::path file = dir / kStateFile;
-  out_->check({{"--state-dir", file.string()}});
   const study::Instant now = study::now_or(now_);
   const std::string at = study::to_iso8601(now);
   const curriculum::Curriculum curriculum = load_curriculum(data_);
+  // The output may be neither the state nor the curriculum it reads.
+  out_->check({{"--state-dir", file.string()}, {"--data", (study::data_root(data_) / "curriculum.json").string()}});
   if (reset_->parsed() && !yes_)
     throw UsageError(fmt::format("plan reset: give --yes to start over; {} would be kept as {}.reset-{}",
                                  file.string(), kStateFile, file_stamp(now)));
@@ -152,7 +156,10 @@ int PlanCommand::run(const std::string& command) {
   Progress progress;
   {
     std::error_code ec;
-    const bool exists = fs::exists(fs::symlink_status(file, ec));
+    const fs::file_status status = fs::symlink_status(file, ec);
+    const bool exists = fs::exists(status);
+    if (ec && status.type() != fs::file_type::not_found)  // not found: no state yet
+      throw UsageError(fmt::format("--state-dir: cannot look for {}: {}", file.string(), ec.message()));
     std::optional<study::StateLock> lock;
     // Looking needs no lock while there is no state; a change always takes it.
     if (exists || action || reset_->parsed()) lock.emplace(dir);
@@ -189,7 +196,8 @@ int PlanCommand::run(const std::string& command) {
   for (const std::string& note : notes) text += note + "\n";
   if (!text.empty()) text += "\n";
   text += render_plan(plan, curriculum, view);
-  text += fmt::format("\nstate: {}{}\n", file.string(), fs::exists(file) ? "" : " (none yet)");
+  std::error_code ec;
+  text += fmt::format("\nstate: {}{}\n", file.string(), fs::exists(file, ec) ? "" : " (none yet)");
   std::fputs(text.c_str(), out_->human());
 
   json record = {{"schema", "tutor-plan-view/1"}, {"tool", "tutor plan"}, {"version", kVersion},

@@ -129,9 +129,20 @@ PlaceholderError::PlaceholderError(const std::string& file, std::size_t line, st
     : UsageError(fmt::format("{}:{}: {}: {}", file, line, placeholder, why)) {}
 
 std::string format_number(double value, bool is_integer, const std::string& spec) {
+  // A double holds every integer up to 2^53 exactly (IEEE 754 binary64: a 53-bit significand);
+  // past it an integer format would print a rounded number as if exact, and a cast to long long
+  // past 2^63 is undefined (it printed -9223372036854775808).
+  constexpr double kExactIntegers = 9007199254740992.0;  // 2^53
+  const bool exact_integer = std::fabs(value) < kExactIntegers;
+  // A sheet's numbers are short: a width or precision of 100 or more is a typo that would
+  // build a string of that many characters (2147483647 asks for 2 GiB).
+  for (std::size_t i = 0, run = 0; i < spec.size(); ++i) {
+    run = std::isdigit(static_cast<unsigned char>(spec[i])) ? run + 1 : 0;
+    if (run > 2) throw std::invalid_argument(fmt::format("format '{}': width and precision are 0 to 99", spec));
+  }
   try {
     if (spec.empty()) {
-      if (is_integer) return fmt::format("{}", static_cast<long long>(value));
+      if (is_integer && exact_integer) return fmt::format("{}", static_cast<long long>(value));
       return fmt::format("{}", value);
     }
     // A trailing '%' reads a fraction as a percentage, as Python's format does (0.951 -> 95.1%).
@@ -143,6 +154,9 @@ std::string format_number(double value, bool is_integer, const std::string& spec
     if (spec.back() == 'd' || spec.back() == 'x' || spec.back() == 'b') {
       if (!is_integer && value != std::trunc(value))
         throw std::invalid_argument(fmt::format("format '{}' needs an integer, the value is {}", spec, value));
+      if (!exact_integer)
+        throw std::invalid_argument(fmt::format("format '{}': {} is beyond 2^53, where a double holds every "
+                                                "integer exactly; give a float format such as .3e", spec, value));
       return fmt::format(fmt::runtime("{:" + spec + "}"), static_cast<long long>(value));
     }
     return fmt::format(fmt::runtime("{:" + spec + "}"), value);
@@ -270,8 +284,13 @@ std::string Filler::record_number(std::string_view rest) {
   } catch (const json::exception&) {
     throw Refused{fmt::format("'{}' is not a valid JSON pointer (RFC 6901)", pointer)};
   }
-  if (!doc.contains(ptr)) throw Refused{fmt::format("{} has nothing at {}", path, pointer)};
-  const json& value = doc.at(ptr);
+  const json* found = nullptr;
+  try {  // an array index past what size_t holds throws out_of_range from contains() itself
+    if (doc.contains(ptr)) found = &doc.at(ptr);
+  } catch (const json::exception&) {
+  }
+  if (!found) throw Refused{fmt::format("{} has nothing at {}", path, pointer)};
+  const json& value = *found;
   if (!value.is_number())
     throw Refused{fmt::format("{} {} is {}, not a number", path, pointer, json_type(value))};
   std::string text;

@@ -1,6 +1,7 @@
 #include "sheets/sheet_set.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <regex>
 #include <system_error>
@@ -11,6 +12,7 @@
 #include "sheets/placeholders.hpp"
 #include "tutor/cli.hpp"
 #include "tutor/input_file.hpp"
+#include "tutor/json_input.hpp"
 
 namespace tutor::sheets {
 namespace {
@@ -82,29 +84,49 @@ SheetText sheet_text(const std::string& filled, const std::string& file) {
 /// the number of columns on paper (1 to 4; default 3) and the type size (5 to 10 pt; default
 /// the stylesheet's), as CSS custom properties on the page.
 std::string print_style(const std::string& text, const std::string& file) {
-  static const std::regex kComment(R"(<!--\s*print:([^>]*)-->)");
-  static const std::regex kSetting(R"(\s*(columns|font)=(\S+))");
-  std::smatch comment;
-  if (!std::regex_search(text, comment, kComment)) return "";
+  // Scanned by hand: std::regex recurses once per character, and a long comment would
+  // overflow the stack. The comment is the first `<!--`, optional space, `print:`, then text
+  // up to the first '>', which must close the comment as `-->`.
+  auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  std::string settings;
+  bool found = false;
+  for (std::size_t open = text.find("<!--"); open != std::string::npos && !found; open = text.find("<!--", open + 1)) {
+    std::size_t at = open + 4;
+    while (at < text.size() && space(text[at])) ++at;
+    if (text.compare(at, 6, "print:") != 0) continue;
+    const std::size_t gt = text.find('>', at + 6);
+    if (gt == std::string::npos || gt < at + 8 || text.compare(gt - 2, 3, "-->") != 0) continue;
+    settings = text.substr(at + 6, gt - 2 - (at + 6));
+    found = true;
+  }
+  if (!found) return "";
   std::string style;
-  std::string settings = comment[1].str();
-  std::smatch m;
-  while (std::regex_search(settings, m, kSetting) && m.position(0) == 0) {
-    const std::string key = m[1].str(), value = m[2].str();
+  for (std::size_t pos = 0; pos < settings.size();) {
+    if (space(settings[pos])) {
+      ++pos;
+      continue;
+    }
+    std::size_t end = pos;
+    while (end < settings.size() && !space(settings[end])) ++end;
+    const std::string token = settings.substr(pos, end - pos);
+    pos = end;
+    const std::size_t eq = token.find('=');
+    const std::string key = token.substr(0, eq), value = eq == std::string::npos ? "" : token.substr(eq + 1);
+    if ((key != "columns" && key != "font") || value.empty())
+      throw UsageError(fmt::format("{}: <!-- print:{}-->: give columns=N and/or font=Npt", file,
+                                   printable(settings, 60)));
     if (key == "columns") {
       if (value.size() != 1 || value[0] < '1' || value[0] > '4')
-        throw UsageError(fmt::format("{}: <!-- print: columns={} -->: columns is 1 to 4", file, value));
+        throw UsageError(fmt::format("{}: <!-- print: columns={} -->: columns is 1 to 4", file, printable(value, 20)));
       style += fmt::format("--print-columns: {}; ", value);
     } else {
       static const std::regex kPt(R"((10|[5-9])(\.[0-9])?pt)");
-      if (!std::regex_match(value, kPt))
-        throw UsageError(fmt::format("{}: <!-- print: font={} -->: font is 5pt to 10pt (one decimal)", file, value));
+      if (value.size() > 6 || !std::regex_match(value, kPt))
+        throw UsageError(fmt::format("{}: <!-- print: font={} -->: font is 5pt to 10pt (one decimal)", file,
+                                     printable(value, 20)));
       style += fmt::format("--print-font: {}; ", value);
     }
-    settings = m.suffix().str();
   }
-  if (settings.find_first_not_of(" \t\n") != std::string::npos)
-    throw UsageError(fmt::format("{}: <!-- print:{}-->: give columns=N and/or font=Npt", file, comment[1].str()));
   if (!style.empty()) style.pop_back();
   return style;
 }

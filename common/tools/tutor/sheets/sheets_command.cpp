@@ -67,6 +67,10 @@ SheetsCommand::SheetsCommand(CLI::App& app) {
 }
 
 int SheetsCommand::run() {
+  // An empty folder option (an unset shell variable) must not silently mean the repository's.
+  for (const char* name : {"--out", "--src", "--data"})
+    if (sub_->get_option(name)->count() > 0 && sub_->get_option(name)->as<std::string>().empty())
+      throw UsageError(fmt::format("{}: the path is empty; give a folder", name));
   const fs::path root = study::repository_root(data_);
   const curriculum::Curriculum curriculum = [&] {
     try {
@@ -82,6 +86,10 @@ int SheetsCommand::run() {
   in.curriculum = &curriculum;
   const fs::path out = out_.empty() ? root / "docs" / "cheatsheets" : fs::path(out_);
   const std::string out_label = out_.empty() ? "docs/cheatsheets" : out_;
+  std::error_code same_ec;
+  if (fs::equivalent(out, in.templates, same_ec))
+    throw UsageError(fmt::format("--out: {} is the templates folder {}; the sheets would overwrite their templates",
+                                 out_label, in.templates_label));
 
   const std::vector<std::string> ids = template_ids(in.templates);
   for (const std::string& id : only_)

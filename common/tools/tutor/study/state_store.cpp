@@ -68,7 +68,10 @@ fs::path state_dir(const std::string& override) {
 std::optional<nlohmann::json> load_state(const fs::path& file, std::string_view schema,
                                          const std::function<void(const nlohmann::json&)>& check) {
   std::error_code ec;
-  if (!fs::exists(fs::symlink_status(file, ec))) return std::nullopt;
+  const fs::file_status status = fs::symlink_status(file, ec);
+  if (ec && status.type() != fs::file_type::not_found)  // ENOENT, ENOTDIR: no state yet; EACCES: refused
+    throw UsageError(fmt::format("--state-dir: cannot look for {}: {}", file.string(), ec.message()));
+  if (!fs::exists(status)) return std::nullopt;
   std::string text;
   try {
     text = read_text_file(file.string(), kMaxStateBytes);
