@@ -18,7 +18,10 @@ SCHEMA_VERSION = 1  # tutor::kRecordSchemaVersion in common/include/tutor/report
 
 
 def version() -> str:
-    """`git describe --always --dirty --tags` of the checkout, like the C++ labs' version field."""
+    """$TUTOR_VERSION when set (a tree copied without its .git, as the C++ labs take -DTUTOR_VERSION),
+    else `git describe --always --dirty --tags` of the checkout, like the C++ labs' version field."""
+    if os.environ.get("TUTOR_VERSION"):
+        return os.environ["TUTOR_VERSION"]
     here = os.path.dirname(os.path.abspath(__file__))
     try:
         out = subprocess.run(["git", "describe", "--always", "--dirty", "--tags"], cwd=here,

@@ -119,6 +119,11 @@ ncu_targets=(
   "decode_b32_c2048 qkv_proj" "decode_b32_c2048 o_proj" "decode_b32_c2048 down_proj"
   "decode_b256_c2048 qkv_proj" "decode_b256_c2048 o_proj" "decode_b256_c2048 down_proj"
   "decode_b32_c2048 gate_up_proj")
+# NCU_TARGETS="phase op;phase op" profiles others instead, into NCU_NAME.txt and NCU_NAME_summary.txt
+# (default b05_profile_ncu): a GEMM that misses in a later run gets its counters without replacing
+# the files the README already quotes.
+if [ -n "${NCU_TARGETS:-}" ]; then IFS=';' read -r -a ncu_targets <<< "$NCU_TARGETS"; fi
+ncu_name=${NCU_NAME:-b05_profile_ncu}
 
 ncu_misses() {
   echo "== ncu: the decode GEMMs the roofline misses, one it hits"
@@ -127,22 +132,22 @@ ncu_misses() {
   metrics=$(ncu_metrics)
   tmp=$out/ncu_reports  # relative, so the commands written down name no machine's path; removed at the end
   rm -rf "$tmp" && mkdir -p "$tmp"
-  rm -f "$out/b05_profile_ncu.txt" "$out/b05_profile_ncu_summary.txt"
-  ncu --version | tail -1 | sed 's/^/# /' >> "$out/b05_profile_ncu.txt"
+  rm -f "$out/${ncu_name}.txt" "$out/${ncu_name}_summary.txt"
+  ncu --version | tail -1 | sed 's/^/# /' >> "$out/${ncu_name}.txt"
   for t in "${ncu_targets[@]}"; do
     read -r phase op <<< "$t"
     batch=${phase#decode_b}; batch=${batch%%_*}; context=${phase##*_c}
     # One launch of the sub-op inside its NVTX range (--reps 1 --warmup 0); ncu flushes the caches
     # before the kernel itself (--cache-control all, its default), so it starts cold like the
     # timed launches; only the reduced layers are checked, so the run is short.
-    run b05_profile_ncu.txt ncu --clock-control none --nvtx --nvtx-include "$op/" -c 4 --metrics "$metrics" \
+    run "${ncu_name}.txt" ncu --clock-control none --nvtx --nvtx-include "$op/" -c 4 --metrics "$metrics" \
       --export "$tmp/${phase}_$op" "$exe" profile --model llama-3.1-8b --batch "$batch" --context "$context" \
       --reps 1 --warmup 0 --no-flush-l2 --skip-large-check --ceiling-gemm 2048
     ncu --import "$tmp/${phase}_$op.ncu-rep" --csv --page raw --print-units base 2>/dev/null \
       > "$tmp/${phase}_$op.csv"
   done
   # One table: each profiled kernel's counters beside the record's event time of its sub-op.
-  python3 - "$tmp" "$out/b05_profile.json" "${ncu_targets[@]}" <<'PY' | strip > "$out/b05_profile_ncu_summary.txt"
+  python3 - "$tmp" "$out/b05_profile.json" "${ncu_targets[@]}" <<'PY' | strip > "$out/${ncu_name}_summary.txt"
 import csv, json, os, sys
 tmp, record_path, targets = sys.argv[1], sys.argv[2], sys.argv[3:]
 rows, times = {}, {}
@@ -197,11 +202,11 @@ PY
   # The human-readable counters of every kernel, after the commands and exit codes.
   for t in "${ncu_targets[@]}"; do
     read -r phase op <<< "$t"
-    { echo; echo "# $phase $op: ncu --import (the report of the run above)"; } >> "$out/b05_profile_ncu.txt"
-    ncu --import "$tmp/${phase}_$op.ncu-rep" --print-units base 2>&1 | strip >> "$out/b05_profile_ncu.txt"
+    { echo; echo "# $phase $op: ncu --import (the report of the run above)"; } >> "$out/${ncu_name}.txt"
+    ncu --import "$tmp/${phase}_$op.ncu-rep" --print-units base 2>&1 | strip >> "$out/${ncu_name}.txt"
   done
   rm -rf "$tmp"
-  cat "$out/b05_profile_ncu_summary.txt"
+  cat "$out/${ncu_name}_summary.txt"
 }
 
 case "${1:-all}" in

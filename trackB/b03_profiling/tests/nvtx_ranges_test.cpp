@@ -209,9 +209,10 @@ TEST(NvtxRanges, EveryGpuLabNamesItsTimedLaunchesForTheProfiler) {
   for (const auto& lab : lab_declarations()) {
     if (lab.cuda.empty()) continue;
     const LabRanges r = inspect(lab);
-    if (r.has_kernels)
+    if (r.has_kernels) {
       EXPECT_TRUE(r.uses_runner || r.opens_ranges)
           << lab.name << " launches kernels but neither times them through the runner nor opens a gpu::ProfilerRange";
+    }
     for (const auto& f : r.own_timing) {
       if (f.opens_range) continue;
       const std::string key = lab.name + ": " + f.function;
