@@ -15,8 +15,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -183,6 +185,25 @@ StepResult run_layer(LayerCase& timed, const std::vector<std::int64_t>& rows, bo
   return r;
 }
 
+/// A layer and steps the launches can take, or UsageError naming the option. The widths the
+/// GEMMs and kernels take are ints (cublasGemmEx's m, n, k: profile_kernels.hpp), and attention
+/// launches one block of 256 threads per (token, head): HIP launches fewer than 2^32 work items
+/// in a dimension (HIP runtime API reference, hipModuleLaunchKernel), so at most 2^24 - 1 blocks
+/// (CUDA's 2^31 - 1 blocks is looser; one bound for both).
+void check_launch_limits(const std::string& source, const LayerShape& L, const std::vector<Phase>& phases) {
+  constexpr std::int64_t kMaxInt = std::numeric_limits<int>::max();
+  constexpr std::int64_t kMaxAttentionBlocks = (std::int64_t(1) << 24) - 1;
+  const std::pair<const char*, std::int64_t> widths[] = {{"(heads + 2 kv_heads) x head_dim", L.qkv_width()},
+                                                         {"2 x intermediate_size", 2 * L.intermediate}};
+  for (const auto& [what, width] : widths)
+    if (width > kMaxInt)
+      throw UsageError(fmt::format("{}: {} = {}; the GEMMs take widths of at most {}", source, what, width, kMaxInt));
+  for (const Phase& p : phases)
+    if (p.tokens() * L.heads > kMaxAttentionBlocks)
+      throw UsageError(fmt::format("--batch/--seq/--context: {} tokens x {} heads = {} attention blocks; at most {}",
+                                   p.tokens(), L.heads, p.tokens() * L.heads, kMaxAttentionBlocks));
+}
+
 /// A phase that fits the limits, or UsageError naming the options.
 void check_phase(const Phase& p) {
   if (p.kind == PhaseKind::prefill && p.tokens() > kMaxStepTokens)
@@ -241,6 +262,11 @@ int run_profile(int argc, char** argv) {
   lab.add_list_option("list the layer's sub-ops and what runs each");
   lab.set_no_gpu_views("--model-gpu GPU and --list");
   if (const int rc = lab.parse(argc - 1, argv + 1); rc >= 0) return rc;
+  // An empty name is a mistake (an unset variable in a script), not a request for the default model.
+  if (model_opt->count() > 0 && o.model.empty())
+    throw UsageError("--model: the name is empty; give a shipped config (b05_transformer --list-models)");
+  if (app.get_option("--config")->count() > 0 && o.config.empty())
+    throw UsageError("--config: the path is empty; give a config.json");
   lab.outputs().check({{"--config", o.config}});
 
   if (lab.list_requested()) {
@@ -274,6 +300,7 @@ int run_profile(int argc, char** argv) {
   }
 
   // ---- measure ------------------------------------------------------------------------------
+  check_launch_limits(o.config.empty() ? "--model " + m.name : "--config " + o.config, layer, phases);
   const DeviceRecord& device = lab.open();
   if (!TUTOR_LAUNCHER(gl::blas_available)())
     lab.no_device(gpu::NoDevice(std::string("b05_transformer profile: ") + TUTOR_LAUNCHER(gl::blas_name)()));

@@ -28,6 +28,9 @@ std::string llama_style_refusal(const ModelConfig& m) {
   if (m.norms_per_layer != 2) return fmt::format("{} has {} norms per layer, not 2", who, m.norms_per_layer);
   if (m.parallel_block) return who + " runs attention and MLP in parallel from one norm";
   if (!m.gated_mlp) return who + " has a plain (not gated) MLP";
+  // Gemma gates its MLP with GELU (GeGLU: Gemma Team 2024, "Gemma: Open Models Based on Gemini
+  // Research and Technology", sec. 2), not the SiLU that silu_mul computes and is checked against.
+  if (m.model_type == "gemma") return who + " gates its MLP with GELU (GeGLU), not SiLU";
   if (m.qkv_bias || m.o_bias || m.mlp_bias) return who + " has biases on its projections";
   if (m.qk_norm != QkNorm::none) return who + " normalises q and k";
   if (m.attention_sinks) return who + " has attention sinks";

@@ -44,6 +44,7 @@ SUB_OPS = ["attn_norm", "qkv_proj", "rope", "attention", "o_proj", "attn_residua
            "mlp_norm", "gate_up_proj", "silu_mul", "down_proj", "mlp_residual"]
 ROPE_BASE, RMS_EPS = 500000.0, 1e-5  # Llama 3's rope_theta and rms_norm_eps, as the C++ profile
 SAMPLED_ROWS = 4
+MAX_STEP_TOKENS, MAX_CACHED_TOKENS = 65536, 1 << 22  # the C++ profile's limits (profile_command.cpp)
 LLAMA_STYLE = ("llama", "mistral", "granite")  # model types whose layer is the one profiled here
 
 
@@ -59,35 +60,58 @@ def tolerance(k, op=""):
     return (3 if op == "attention" else 2) * 2.0 ** -8 + 8 * 2.0 ** -24 * math.sqrt(max(k, 1))
 
 
+def positive_int(cfg, key, option, default=None):
+    """cfg[key] as a positive integer (default when the key is absent or null), else ValueError."""
+    v = cfg.get(key)
+    if v is None:
+        v = default
+    if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+        raise ValueError(f"{option}: {key}: must be a positive integer, got {v!r}")
+    return v
+
+
 def read_layer(args):
     """The layer's sizes from a shipped config (data/models/<name>.json) or a config.json."""
-    path = args.config or os.path.join(REPO, "data", "models", f"{args.model}.json")
     option = "--config" if args.config else "--model"
+    if not args.config and (os.sep in args.model or args.model.startswith(".")):
+        raise ValueError("--model: give a shipped config's file stem (b05_transformer --list-models), not a path")
+    path = args.config or os.path.join(REPO, "data", "models", f"{args.model}.json")
     try:
         with open(path) as f:
             cfg = json.load(f)
-    except (OSError, json.JSONDecodeError) as e:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ValueError(f"{option}: cannot read {path}: {e}")
-    cfg = cfg.get("text_config", cfg)
+    if isinstance(cfg, dict):
+        cfg = cfg.get("text_config", cfg)
+    if not isinstance(cfg, dict):
+        raise ValueError(f"{option}: {path}: not a JSON object (a config.json)")
     if cfg.get("model_type") not in LLAMA_STYLE:
         raise ValueError(f"{option}: model_type {cfg.get('model_type')!r} is not one of {', '.join(LLAMA_STYLE)} "
                          "(the C++ profile reads every Llama-style family)")
     if cfg.get("attention_bias") or cfg.get("mlp_bias") or cfg.get("sliding_window") not in (None, 0):
         raise ValueError(f"{option}: biases or a sliding window: not the Llama-style layer profiled here")
-    heads = cfg["num_attention_heads"]
-    layer = {"hidden": cfg["hidden_size"], "heads": heads, "kv_heads": cfg.get("num_key_value_heads", heads),
-             "head_dim": cfg.get("head_dim") or cfg["hidden_size"] // heads, "intermediate": cfg["intermediate_size"]}
+    hidden, heads = positive_int(cfg, "hidden_size", option), positive_int(cfg, "num_attention_heads", option)
+    layer = {"hidden": hidden, "heads": heads, "kv_heads": positive_int(cfg, "num_key_value_heads", option, heads),
+             "head_dim": positive_int(cfg, "head_dim", option, hidden // heads),
+             "intermediate": positive_int(cfg, "intermediate_size", option)}
     if layer["head_dim"] % 2 or heads % layer["kv_heads"]:
         raise ValueError(f"{option}: head_dim must be even and heads a multiple of kv_heads")
     return layer
 
 
 def phases_of(args):
+    """The steps asked for, within the C++ profile's limits (profile_command.cpp, check_phase)."""
     if args.seq and args.context:
         raise ValueError("--seq/--context: give one of them (a prefill or a decode step), not both")
     if args.seq:
+        if (args.batch or 1) * args.seq > MAX_STEP_TOKENS:
+            raise ValueError(f"--batch x --seq: at most {MAX_STEP_TOKENS} tokens in one step, got "
+                             f"{args.batch or 1} x {args.seq}")
         return [("prefill", args.batch or 1, args.seq)]
     if args.context:
+        if (args.batch or 1) * args.context > MAX_CACHED_TOKENS:
+            raise ValueError(f"--batch x --context: at most {MAX_CACHED_TOKENS} cached tokens, got "
+                             f"{args.batch or 1} x {args.context}")
         return [("decode", args.batch or 1, args.context)]
     if args.batch:
         raise ValueError("--batch: give --seq S (a prefill) or --context L (a decode step) with it")
@@ -292,24 +316,29 @@ def profile_op(torch, layer, op, reps, warmup, flush):
 
 def main():
     p = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
-    p.add_argument("--model", default="", help="a shipped config by file stem (default llama-3.1-8b)")
-    p.add_argument("--config", default="", metavar="PATH", help="a Hugging Face config.json instead of --model")
-    p.add_argument("--batch", type=int, default=0, help="sequences in the step (1..1024), with --seq or --context")
-    p.add_argument("--seq", type=int, default=0, help="prefill one step of --batch sequences of this many tokens")
-    p.add_argument("--context", type=int, default=0, help="decode one step at this context (keys per sequence)")
+    p.add_argument("--model", help="a shipped config by file stem (default llama-3.1-8b)")
+    p.add_argument("--config", metavar="PATH", help="a Hugging Face config.json instead of --model")
+    p.add_argument("--batch", type=int, help="sequences in the step (1..1024), with --seq or --context")
+    p.add_argument("--seq", type=int, help="prefill one step of --batch sequences of this many tokens (1..32768)")
+    p.add_argument("--context", type=int, help="decode one step at this context, keys per sequence (1..131072)")
     p.add_argument("--reps", type=int, default=50, help="profiled calls per sub-op (5..1000; default 50)")
     p.add_argument("--warmup", type=int, default=5, help="untimed calls first (0..100; default 5)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the random tensors (default: fresh)")
-    p.add_argument("--json", default="", metavar="PATH", help="write the record to PATH ('-': standard output)")
+    p.add_argument("--seed", type=int, help="seed of the random tensors, 0..2^64-1 (default: fresh)")
+    p.add_argument("--json", metavar="PATH", help="write the record to PATH ('-': standard output)")
     p.add_argument("--list", action="store_true", help="list the sub-ops and exit (no GPU needed)")
     a = p.parse_args()
+    for name, v in (("--model", a.model), ("--config", a.config), ("--json", a.json)):
+        if v == "":  # given but empty: a mistake, not a request for the default
+            return fail_usage(f"{name}: the value is empty")
     if a.model and a.config:
         return fail_usage("--model/--config: give one of them")
+    a.config = a.config or ""
     a.model = a.model or ("" if a.config else "llama-3.1-8b")
-    for name, v, lo, hi in (("--reps", a.reps, 5, 1000), ("--warmup", a.warmup, 0, 100), ("--batch", a.batch, 0, 1024),
-                            ("--seq", a.seq, 0, 32768), ("--context", a.context, 0, 131072)):
-        if not lo <= v <= hi:
-            return fail_usage(f"{name}: must be in {max(lo, 1) if name in ('--batch', '--seq', '--context') else lo}..{hi}")
+    for name, v, lo, hi in (("--reps", a.reps, 5, 1000), ("--warmup", a.warmup, 0, 100), ("--batch", a.batch, 1, 1024),
+                            ("--seq", a.seq, 1, 32768), ("--context", a.context, 1, 131072),
+                            ("--seed", a.seed, 0, 2**64 - 1)):
+        if v is not None and not lo <= v <= hi:
+            return fail_usage(f"{name}: must be in {lo}..{hi}, got {v}")
     if a.list:
         print("\n".join(SUB_OPS))
         return 0
@@ -322,6 +351,8 @@ def main():
         folder = os.path.dirname(os.path.abspath(a.json))
         if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
             return fail_usage(f"--json: cannot write {a.json}: folder missing or not writable")
+        if os.path.isdir(a.json):
+            return fail_usage(f"--json: cannot write {a.json}: it is a folder")
     try:
         import torch
         import torch.nn.functional as F
@@ -332,7 +363,7 @@ def main():
         print(f"{PROG}: no usable GPU: torch.cuda.is_available() is False", file=sys.stderr)
         return 3
     torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
-    seed = a.seed or int.from_bytes(os.urandom(4), "little")
+    seed = a.seed if a.seed is not None else int.from_bytes(os.urandom(4), "little")
     human = sys.stderr if a.json == "-" else sys.stdout
     flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
     props = torch.cuda.get_device_properties(0)

@@ -42,6 +42,8 @@ TEST(ProfileLayer, RefusesWhatIsNotLlamaStyleWithOneLineNamingTheFeature) {
   EXPECT_NE(llama_style_refusal(load_shipped_model("qwen2.5-7b")).find("biases"), std::string::npos);
   EXPECT_NE(llama_style_refusal(load_shipped_model("qwen3-8b")).find("normalises q and k"), std::string::npos);
   EXPECT_NE(llama_style_refusal(load_shipped_model("gpt2")).find("not RMSNorm"), std::string::npos);
+  // Gemma 1 has Llama's norms and shapes but a GELU gate (GeGLU, Gemma Team 2024, sec. 2).
+  EXPECT_NE(llama_style_refusal(load_shipped_model("gemma-7b")).find("GeGLU"), std::string::npos);
   EXPECT_THROW(layer_shape(load_shipped_model("gemma-3-27b")), std::invalid_argument);
 }
 
