@@ -1,5 +1,7 @@
 #include "tutor/svg_plot.hpp"
 
+#include "tutor/markup.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -22,16 +24,7 @@ struct Axis {
   bool drawable(double v) const { return std::isfinite(v) && (!log || v > 0); }
 };
 
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else out += c;
-  }
-  return out;
-}
+std::string escape(const std::string& s) { return escape_markup(s); }
 
 std::string tick_label(double v) {
   // 1k, 10k, 1M ... for round numbers at or above 1000: "1e+06" is hard to read at a glance.

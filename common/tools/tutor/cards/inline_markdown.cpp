@@ -1,4 +1,5 @@
 #include "cards/inline_markdown.hpp"
+#include "tutor/markup.hpp"
 
 #include <algorithm>
 
@@ -118,20 +119,7 @@ std::string attribute(std::string_view text) {
 
 }  // namespace
 
-std::string html_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+std::string html_escape(std::string_view text) { return escape_markup(text); }
 
 std::string markdown_to_html(std::string_view text) {
   std::string html;

@@ -1,4 +1,5 @@
 #include "sheets/markdown_html.hpp"
+#include "tutor/markup.hpp"
 
 #include <cstdlib>
 #include <memory>
@@ -19,19 +20,6 @@ struct NodeFree {
   void operator()(cmark_node* n) const { cmark_node_free(n); }
 };
 
-std::string escape_html(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 /// The text of a node's descendants (text and code), as a reader sees it.
 std::string plain_text(cmark_node* node) {
@@ -73,7 +61,7 @@ void mark_sources(cmark_node* document) {
       const char* url = cmark_node_get_url(link);
       if (!url || plain_text(link) == url) continue;
       cmark_node* span = cmark_node_new(CMARK_NODE_HTML_INLINE);
-      cmark_node_set_literal(span, ("<span class=\"url\"> (" + escape_html(url) + ")</span>").c_str());
+      cmark_node_set_literal(span, ("<span class=\"url\"> (" + escape_markup(url) + ")</span>").c_str());
       cmark_node_insert_after(link, span);
     }
     cmark_node_insert_before(list, html_block("<div class=\"sources\">"));

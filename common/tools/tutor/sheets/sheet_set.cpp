@@ -1,4 +1,5 @@
 #include "sheets/sheet_set.hpp"
+#include "tutor/markup.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -27,17 +28,6 @@ bool is_id(std::string_view id) {
   });
 }
 
-std::string escape_html(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '&') out += "&amp;";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
-  }
-  return out;
-}
 
 /// Inline Markdown as plain text for a page title: `code`, **bold** and *italic* marks dropped.
 std::string unmark(std::string_view text) {
@@ -140,7 +130,7 @@ std::string html_page(const SheetText& text, const std::string& body, const std:
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       "<title>{title}</title>\n<style>\n{css}</style>\n</head>\n<body>\n"
       "<main class=\"sheet\"{style}>\n{body}</main>\n</body>\n</html>\n",
-      fmt::arg("source", source), fmt::arg("title", escape_html(unmark(text.title))), fmt::arg("css", sheet_css()),
+      fmt::arg("source", source), fmt::arg("title", escape_markup(unmark(text.title))), fmt::arg("css", sheet_css()),
       fmt::arg("style", style.empty() ? "" : " style=\"" + style + "\""), fmt::arg("body", body));
 }
 
