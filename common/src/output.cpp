@@ -39,6 +39,15 @@ void Outputs::check(const std::vector<std::pair<std::string, std::string>>& inpu
   for (const CLI::Option* opt : options_)
     if (opt->count() > 0 && opt->as<std::string>().empty())
       throw UsageError(opt->get_name() + ": the path is empty; give a file, or '-' for standard output");
+  // "--json --list" would take "--list" as the file and run in full: a path that looks like an
+  // option is refused (a file really named so is written as ./--list).
+  for (const CLI::Option* opt : options_)
+    if (opt->count() > 0) {
+      const std::string path = opt->as<std::string>();
+      if (path.size() > 1 && path[0] == '-')
+        throw UsageError(opt->get_name() + ": '" + path + "' looks like an option, not a file; give the file "
+                         "after it, '-' for standard output, or ./" + path + " for a file named so");
+    }
   for (std::string* path : {&json_, &csv_, &plot_})
     if (is_standard_output(*path)) *path = "-";
   if (set_.csv_beside_json) csv_ = csv_beside_json(csv_, json_);

@@ -70,6 +70,21 @@ TEST(Outputs, BareJsonIsAParseError) {
   EXPECT_THROW(t.parse({"--json"}), CLI::ParseError);
 }
 
+TEST(Outputs, APathThatLooksLikeAnOptionIsRefused) {
+  // "--json --list" must not run in full and write a file named "--list".
+  Tool t;
+  t.parse({"--json", "--list"});
+  try {
+    t.out.check();
+    FAIL() << "--json --list was accepted";
+  } catch (const tutor::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("--json: '--list' looks like an option"), std::string::npos) << e.what();
+  }
+  Tool named;
+  named.parse({"--json", "./--list"});
+  EXPECT_NO_THROW(named.out.check());
+}
+
 TEST(Outputs, TwoOutputsOnStandardOutputAreRefused) {
   Tool t({.csv = true});
   t.parse({"--json", "-", "--csv", "-"});
