@@ -124,9 +124,11 @@ struct CheckResult {
   }
 };
 
-/// Milliseconds of one launch between two events on the default stream.
+/// Milliseconds of one launch between two events on the default stream, inside an NVTX range
+/// named `range` (ncu --nvtx --nvtx-include "<range>/" profiles that launch alone).
 template <class Launch>
-double time_ms(Launch&& launch) {
+double time_ms(const std::string& range, Launch&& launch) {
+  gpu::ProfilerRange nvtx(range.c_str());
   gpu::Event start, stop;
   start.record();
   launch();
@@ -141,11 +143,9 @@ CheckResult run_check(const SweepCheck& c, int reps) {
   r.check = c;
   gpu::DeviceBuffer counters(sizeof(SweepCounters));
   counters.fill_bytes(0);
-  {
-    const std::string range = fmt::format("encode_compare {} {}", info(c.format).name, mode_name(c.overflow));
-    gpu::ProfilerRange nvtx(range.c_str());
-    r.compare_ms = time_ms([&] { TUTOR_LAUNCHER(launch_encode_compare)(c.format, c.overflow, counters.as<SweepCounters>()); });
-  }
+  const std::string case_name = fmt::format("{} {}", info(c.format).name, mode_name(c.overflow));
+  r.compare_ms = time_ms("encode_compare " + case_name,
+                         [&] { TUTOR_LAUNCHER(launch_encode_compare)(c.format, c.overflow, counters.as<SweepCounters>()); });
   SweepCounters host{};
   counters.download(&host, sizeof host);
   r.vendor_path = host.vendor_path;
@@ -157,8 +157,10 @@ CheckResult run_check(const SweepCheck& c, int reps) {
   sink.fill_bytes(0);
   std::vector<double> vendor, library;
   for (int i = 0; i <= reps; ++i) {  // run 0 warms up and is not kept
-    const double v = time_ms([&] { TUTOR_LAUNCHER(launch_encode_vendor)(c.format, c.overflow, sink.as<unsigned>()); });
-    const double l = time_ms([&] { TUTOR_LAUNCHER(launch_encode_library)(c.format, c.overflow, sink.as<unsigned>()); });
+    const double v = time_ms("encode_vendor " + case_name,
+                             [&] { TUTOR_LAUNCHER(launch_encode_vendor)(c.format, c.overflow, sink.as<unsigned>()); });
+    const double l = time_ms("encode_library " + case_name,
+                             [&] { TUTOR_LAUNCHER(launch_encode_library)(c.format, c.overflow, sink.as<unsigned>()); });
     if (i > 0) {
       vendor.push_back(v);
       library.push_back(l);
