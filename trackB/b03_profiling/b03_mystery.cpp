@@ -97,10 +97,12 @@ std::vector<Row> mysteries() {
   };
 }
 
-/// The exercises: your kernel from exercises/, the same output as mystery N, without what limits it.
+/// The exercises: your kernel from exercises/, the same output as mystery N, without what limits it
+/// (kernel 6: without its bug; it has no limiter to remove).
 StepInfo fix(int n) {
   return declare(0, fmt::format("fix_{}", n),
-                 fmt::format("your kernel from exercises/: mystery_{} without what limits it", n),
+                 fmt::format("your kernel from exercises/: mystery_{} without {}", n,
+                             n == 6 ? "its bug" : "what limits it"),
                  fmt::format("faster than mystery_{}", n), StepRole::exercise);
 }
 
@@ -261,8 +263,13 @@ int run_lab(GpuLab& lab, const Options& o) {
   if (!asked.empty())
     fmt::print(human, "\nQuestions (the answers are not printed: exercises/README.md says how to find them):\n");
   for (int k : asked) fmt::print(human, "  {}\n", question(k));
-  fmt::print(human, "Profile one kernel: ncu --nvtx --nvtx-include \"mystery_N/\" --launch-count 1 --section "
-                    "SpeedOfLight {} --kernel N (README section 4)\n",
+  // README section 4's command: clocks left as they are (never locked on a shared machine), one
+  // launch of the kernel alone, the flush memsets in the range left out.
+  fmt::print(human,
+             "Profile one kernel (README section 4): ncu --clock-control none --nvtx --nvtx-include \"mystery_N/\" "
+             "-k regex:mystery_ -c 1 --section SpeedOfLight --section MemoryWorkloadAnalysis "
+             "--section ComputeWorkloadAnalysis --section LaunchStats --section Occupancy --section WarpStateStats "
+             "--section SchedulerStats --section InstructionStats ./build/{} --kernel N --reps 1 --warmup 0\n",
              lab.name());
 
   nlohmann::json record = lab.record_head();

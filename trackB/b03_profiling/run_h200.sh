@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPOILERS: this script holds the answer key's Nsight Compute recipes and comments on kernel 6's
+# bug; read it after your own diagnoses (exercises/README.md).
 # B03 on an NVIDIA GPU (written for the H200 records in docs/results/H200/b03_profiling/): the lab's
 # records, kernel 6 at four fixed seeds (two whose drawn length has a short last tile, two a long
 # one), the exercises (stubs and worked solutions, graded), compute-sanitizer on every kernel, the

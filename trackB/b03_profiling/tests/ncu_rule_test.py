@@ -120,8 +120,9 @@ class Classifier(unittest.TestCase):
         self.assertEqual(limiter, "HBM bandwidth")
 
     def test_nothing_busy_and_few_warps_is_latency(self):
-        # 64 blocks of 8 warps on 132 SMs of 64 warps: 6% of the warps a full GPU holds.
-        limiter, evidence = rule.classify(counters(dram=7.0, sm=5.0, occupancy=12.4, waves=0.06, long_scoreboard=30.0))
+        # 40 blocks of 4 warps on 132 SMs of 64 warps: an SM holds 64 / 4 = 16 such blocks, so the
+        # grid is 40 / (132 x 16) = 0.02 waves, and an SM with a block has 4 of its 64 warps (6.25%).
+        limiter, evidence = rule.classify(counters(dram=7.0, sm=5.0, occupancy=6.2, waves=0.02, long_scoreboard=30.0))
         self.assertEqual(limiter, "latency: too little parallelism to hide it")
         self.assertIn(rule.OCCUPANCY, evidence)
         self.assertIn(rule.STALL_LONG_SCOREBOARD, evidence)

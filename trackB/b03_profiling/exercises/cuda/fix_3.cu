@@ -7,10 +7,10 @@
 // and times it beside mystery_3; until the TODO is done it fails verification: the output keeps
 // its NaN poison ("nothing written").
 //
-// Hints: compare what the GPU has (its SMs, the warps each can hold, the bytes in flight HBM
-// needs) with what mystery_3's launch gives it. Any order of additions is fine (the tolerance is
-// that of a sum of cols terms), and you may launch more than one kernel. The worked solution:
-// ../solutions/cuda/fix_3.cu.
+// What to compute: sums[r] = a[r * cols + 0] + ... + a[r * cols + cols - 1] for every r < rows.
+// Any order of additions is fine (the tolerance is that of a sum of cols terms), and everything
+// in this file is yours to change, the launch included. The worked solution, to read after your
+// own attempt: ../solutions/cuda/fix_3.cu.
 #include "mystery.hpp"
 #include "tutor/device/block_reduce.hpp"
 #include "tutor_gpu_check.hpp"

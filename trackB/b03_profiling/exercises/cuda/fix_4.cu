@@ -7,9 +7,9 @@
 // groups on a sample, every element for range), and times it beside mystery_4; until the TODO
 // is done it fails verification: the output keeps its NaN poison ("nothing written").
 //
-// Hints: count, for one warp's load of group[c][k] in mystery_4, which 4-byte word each of the 32
-// lanes reads and where that word sits in shared memory. Mind the short last group (rows is
-// not a multiple of kGroup). The worked solution: ../solutions/cuda/fix_4.cu.
+// What to compute: the TODO below (each row's dot product with every row of its group of kGroup).
+// Mind the short last group (rows is not a multiple of kGroup). The worked solution, to read
+// after your own attempt: ../solutions/cuda/fix_4.cu.
 #include "mystery.hpp"
 #include "tutor_gpu_check.hpp"
 

@@ -1,17 +1,20 @@
 // B03 exercise 6, fix_6 (CUDA; HIP twin: ../hip/fix_6.hip).
 //
-// First find mystery_6's bug (exercises/README.md: compute-sanitizer names the kind of error and
-// the line). Then write a kernel that computes the same moving average correctly on every run,
-// and run
-//   ./build/b03_mystery --exercise 6
-// The lab verifies it at n = 1, 100, 1000, 100000, 1000003 and the timed 2^26 - 1 on fresh random
-// inputs, and times it; until the TODO is done it fails verification: the output keeps its NaN
-// poison ("nothing written"). Passing once proves little for this kind of bug: run it under
-//   compute-sanitizer --tool racecheck ./build/b03_mystery --exercise 6 --small
-// too, and expect no hazard.
+// First find mystery_6's bug (exercises/README.md: the kind of error and the line). Then write a
+// kernel that computes the same moving average correctly on every run, and run
+//   ./build/b03_mystery --kernel 1 --exercise 6
+// (fix_6 is timed beside mystery_1: the rubric's fix_6 assignment grades that record). The lab
+// verifies it at n = 1, at a length drawn from the run's seed (printed; --seed repeats it), at the
+// timed 2^26 = 67108864, and again after its timed loop (with --small: 1, 100, 1000 and 3000), on
+// fresh random inputs, and times it; until the TODO is done it fails verification: the output
+// keeps its NaN poison ("nothing written").
+// Passing once proves little for a bug that shows only on some runs: run it under
+// compute-sanitizer too, with each tool of README section 4 (memcheck, racecheck, synccheck),
+//   compute-sanitizer --tool <tool> ./build/b03_mystery --exercise 6 --small --reps 2 --warmup 1
+// and expect no error and no hazard.
 //
-// Hints: start from mystery_6 in ../../cuda/mystery.cu. The worked solution:
-// ../solutions/cuda/fix_6.cu.
+// What to compute: the TODO below; mystery_6 in ../../cuda/mystery.cu computes the same thing.
+// The worked solution, to read after your own attempt: ../solutions/cuda/fix_6.cu.
 #include "mystery.hpp"
 #include "tutor_gpu_check.hpp"
 

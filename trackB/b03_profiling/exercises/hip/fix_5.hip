@@ -7,9 +7,9 @@
 // (4, 1021, 32, 128) on fresh random inputs, and times it beside mystery_5; until the TODO is
 // done it fails verification: the output keeps its NaN poison ("nothing written").
 //
-// Hints: count the instructions mystery_5 executes per element it moves, and ask which of them
-// depend on the element. Keep the kernel correct for any StridedView (mystery.hpp), not only
-// for the QKV split the lab times. The worked solution: ../solutions/hip/fix_5.hip.
+// What to compute: the TODO below (out = a x + b, x read through a StridedView). Keep the kernel
+// correct for any StridedView (mystery.hpp), not only for the QKV split the lab times. The worked
+// solution, to read after your own attempt: ../solutions/hip/fix_5.hip.
 #include "mystery.hpp"
 #include "tutor_gpu_check.hpp"
 
