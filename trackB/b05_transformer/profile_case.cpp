@@ -143,13 +143,28 @@ void LayerCase::launch_layer() {
   for (const SubOp op : kSubOps) launch(op);
 }
 
+const gpu::DeviceBuffer& LayerCase::output(SubOp op) const {
+  switch (op) {
+    case SubOp::attn_norm: return x_norm_;
+    case SubOp::qkv_proj: return qkv_;
+    case SubOp::rope: return q_;  // and this step's slots of the K and V caches (poison, unwritten)
+    case SubOp::attention: return attn_;
+    case SubOp::o_proj: return attn_out_;
+    case SubOp::attn_residual: return x1_;
+    case SubOp::mlp_norm: return x1_norm_;
+    case SubOp::gate_up_proj: return gate_up_;
+    case SubOp::silu_mul: return act_;
+    case SubOp::down_proj: return mlp_out_;
+    case SubOp::mlp_residual: return out_;
+  }
+  return out_;
+}
+
 void LayerCase::poison(SubOp op) {
   const auto whole = [](const gpu::DeviceBuffer& b) {
     TUTOR_LAUNCHER(gl::fill_rows_bf16)(bits(b), 1, b.bytes() / 2, b.bytes() / 2, kPoisonBf16);
   };
   switch (op) {
-    case SubOp::attn_norm: return whole(x_norm_);
-    case SubOp::qkv_proj: return whole(qkv_);
     case SubOp::rope: {
       whole(q_);
       // The slots of this step's tokens only: in decode the earlier slots are the cache's contents.
@@ -159,14 +174,7 @@ void LayerCase::poison(SubOp op) {
                                            elems(tokens_per_seq_) * kvw, elems(cache_len_) * kvw, kPoisonBf16);
       return;
     }
-    case SubOp::attention: return whole(attn_);
-    case SubOp::o_proj: return whole(attn_out_);
-    case SubOp::attn_residual: return whole(x1_);
-    case SubOp::mlp_norm: return whole(x1_norm_);
-    case SubOp::gate_up_proj: return whole(gate_up_);
-    case SubOp::silu_mul: return whole(act_);
-    case SubOp::down_proj: return whole(mlp_out_);
-    case SubOp::mlp_residual: return whole(out_);
+    default: return whole(output(op));
   }
 }
 
@@ -207,8 +215,6 @@ std::size_t LayerCase::unwritten(SubOp op) const {
     return count(download(b, 0, static_cast<std::int64_t>(b.bytes() / 2)));
   };
   switch (op) {
-    case SubOp::attn_norm: return whole(x_norm_);
-    case SubOp::qkv_proj: return whole(qkv_);
     case SubOp::rope: {
       std::size_t bad = whole(q_);
       const std::int64_t span = tokens_per_seq_ * layer_.kv_width();
@@ -217,16 +223,8 @@ std::size_t LayerCase::unwritten(SubOp op) const {
           bad += count(download(*cache, cache_offset(b, first_position_), span));
       return bad;
     }
-    case SubOp::attention: return whole(attn_);
-    case SubOp::o_proj: return whole(attn_out_);
-    case SubOp::attn_residual: return whole(x1_);
-    case SubOp::mlp_norm: return whole(x1_norm_);
-    case SubOp::gate_up_proj: return whole(gate_up_);
-    case SubOp::silu_mul: return whole(act_);
-    case SubOp::down_proj: return whole(mlp_out_);
-    case SubOp::mlp_residual: return whole(out_);
+    default: return whole(output(op));
   }
-  return 0;
 }
 
 Comparison LayerCase::check(SubOp op, std::span<const std::int64_t> rows) {

@@ -44,6 +44,8 @@ class LayerCase {
 
   /// Fills the outputs of `op` (poison_layer: of every sub-op) with kPoisonBf16.
   void poison(SubOp op);
+  /// The buffer sub-op `op` writes (rope: q; it also writes this step's K and V cache slots).
+  const gpu::DeviceBuffer& output(SubOp op) const;
   void poison_layer();
 
   /// Checks the output of `op`: the token rows `rows` against the CPU reference (relative L2
