@@ -105,6 +105,11 @@ std::vector<ScanStep> ladder() {
            "~1.4x (3n -> 2n bytes)", TUTOR_LAUNCHER(launch_decoupled_lookback)),
       step(0, "vendor_scan", "the vendor library: cub::DeviceScan (NVIDIA) / rocprim scan (AMD), same run",
            "the goal: step 4 >= 1.0x", launch_vendor_scan, StepRole::reference),
+      step(0, "exercise", "your kernel from exercises/: the work-efficient (Blelloch) block scan, same recursion",
+           "as brent_kung", TUTOR_LAUNCHER(launch_exercise_blelloch), StepRole::exercise),
+      step(0, "exercise_lookback", "your look-back from exercises/: a single-pass scan of 1024-element tiles, "
+                                   "one thread walking back",
+           "below decoupled_lookback", TUTOR_LAUNCHER(launch_exercise_lookback), StepRole::exercise),
   };
 }
 

@@ -33,7 +33,12 @@ void launch_brent_kung(const ScanArgs& args);
 void launch_reduce_then_scan(const ScanArgs& args);
 void launch_decoupled_lookback(const ScanArgs& args);
 
-/// Workspace the ladder's steps need for n elements (block sums of every level, tile
+/// The learner's exercises (exercises/cuda|hip/, worked solutions in exercises/solutions/):
+/// kernels with a TODO the driver runs only when named (--variant exercise, exercise_lookback).
+void launch_exercise_blelloch(const ScanArgs& args);
+void launch_exercise_lookback(const ScanArgs& args);
+
+/// Workspace the ladder's steps and the exercises need for n elements (block sums of every level, tile
 /// status words, the tile counter).
 std::size_t ladder_workspace_bytes(long long n);
 

@@ -70,8 +70,9 @@ void dispatch(const ScanArgs& a) {
 }
 }  // namespace
 
+// The status words are sized for 1024-element tiles, so exercises/ scan_lookback fits too.
 std::size_t ladder_workspace_bytes(long long n) {
-  return level_sums_bytes(n) + align256(std::size_t(blocks_for(n, kTile)) * 8) + 256;
+  return level_sums_bytes(n) + align256(std::size_t(blocks_for(n, kBlock)) * 8) + 256;
 }
 
 // ---- Step 1: kogge_stone -----------------------------------------------------------------

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# A04 on an NVIDIA GPU (written for the H200 records in docs/results/H200/a04_scan/): the lab's
+# record (every step verified at 1, 1000, 2^20+3 and 2^28 in fp32 and int32, inclusive and
+# exclusive; the fp32 inclusive scan of 2^28 elements timed, cub::DeviceScan in the same run),
+# the int32 exclusive scan timed as a second record, the exercises (stubs and worked solutions,
+# graded), and compute-sanitizer memcheck, racecheck and synccheck on every kernel at small
+# sizes. It builds nothing; build first, from the repository root:
+#
+#   cmake --preset cuda -DCMAKE_CUDA_ARCHITECTURES=90 -DTUTOR_BUILD_TESTS=OFF
+#   cmake --build build --target a04_scan tutor
+#   cmake --preset cuda -B build-solutions -DCMAKE_CUDA_ARCHITECTURES=90 -DTUTOR_BUILD_TESTS=OFF \
+#         -DTUTOR_EXERCISE_SOLUTIONS=ON
+#   cmake --build build-solutions --target a04_scan
+#
+# then, from the repository root:  OUT=docs/results/H200/a04_scan trackA/a04_scan/run_h200.sh
+# OUT (default docs/results/H200/a04_scan) and BUILD, SOLUTIONS (default build, build-solutions)
+# are taken relative to the current folder, as given, so the records name files the way they were
+# typed. Each text file starts with the command that made it and ends with its exit code. At the
+# end every text file this script wrote has the checkout's prefix and the home folder stripped
+# from what the tools printed. A tool that is not installed (compute-sanitizer) is skipped with a
+# note. About a minute on an H200.
+set -u -o pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+OUT=${OUT:-docs/results/H200/a04_scan}
+BUILD=${BUILD:-build}
+SOLUTIONS=${SOLUTIONS:-build-solutions}
+PATH=$PATH:/usr/local/cuda/bin
+mkdir -p "$OUT"
+lab=$BUILD/a04_scan
+if [ ! -x "$lab" ]; then
+  echo "run_h200.sh: $lab is not built; see the commands at the top of this script" >&2
+  exit 2
+fi
+
+# run FILE COMMAND...: appends "$ COMMAND", its output (stdout and stderr) and "# exit code: N" to $OUT/FILE.
+run() {
+  local file=$1
+  shift
+  echo "\$ $*" >> "$OUT/$file"
+  timeout 300 "$@" >> "$OUT/$file" 2>&1
+  local rc=$?
+  echo "# exit code: $rc" >> "$OUT/$file"
+  echo "  $file: exit $rc"
+  return $rc
+}
+have() { command -v "$1" > /dev/null 2>&1; }
+
+echo "== the lab: every step verified on every shape, fp32 inclusive 2^28 timed, the vendor library last"
+run a04_scan.txt "$lab" --json "$OUT/a04_scan.json"
+run a04_scan_grade.txt "$BUILD/tutor" grade "$OUT/a04_scan.json" --assignment ladder
+echo "== the int32 exclusive scan timed (small checks only: the first run verified 2^28 already)"
+run a04_scan_int32_exclusive.txt "$lab" --dtype int32 --exclusive --skip-large-check \
+    --json "$OUT/a04_scan_int32_exclusive.json"
+
+echo "== the exercises: stubs (exit 1: nothing written) and worked solutions, graded"
+exercise_args=(--variant exercise --variant brent_kung --variant exercise_lookback --variant decoupled_lookback
+               --skip-large-check)
+run exercises_a04_scan_stub.txt "$lab" "${exercise_args[@]}" --json "$OUT/exercises_a04_scan_stub.json"
+for a in exercise exercise_lookback; do
+  run exercises_a04_scan_stub_grade.txt "$BUILD/tutor" grade "$OUT/exercises_a04_scan_stub.json" --assignment $a
+done
+if [ -x "$SOLUTIONS/a04_scan" ]; then
+  run exercises_a04_scan_solution.txt "$SOLUTIONS/a04_scan" "${exercise_args[@]}" \
+      --json "$OUT/exercises_a04_scan_solution.json"
+  for a in exercise exercise_lookback; do
+    run exercises_a04_scan_solution_grade.txt "$BUILD/tutor" grade "$OUT/exercises_a04_scan_solution.json" \
+        --assignment $a
+  done
+else
+  echo "  $SOLUTIONS/a04_scan not built: the worked solutions are not run"
+fi
+
+echo "== compute-sanitizer: memcheck, racecheck, synccheck on every kernel at small sizes"
+# --n 5000 and --skip-large-check: the shapes 1, 1000 and 2^20+3 in both types and modes, and
+# 5000 timed; every kernel of every step (the recursion's add_block_offsets included) runs.
+if have compute-sanitizer; then
+  for tool in memcheck racecheck synccheck; do
+    run a04_scan_sanitizer.txt compute-sanitizer --tool $tool "$lab" --n 5000 --skip-large-check --reps 1 --warmup 0
+    if [ -x "$SOLUTIONS/a04_scan" ]; then
+      run exercises_a04_scan_sanitizer.txt compute-sanitizer --tool $tool "$SOLUTIONS/a04_scan" \
+          --variant exercise --variant exercise_lookback --n 5000 --skip-large-check --reps 1 --warmup 0
+    fi
+  done
+else
+  echo "# compute-sanitizer is not installed here: skipped" >> "$OUT/a04_scan_sanitizer.txt"
+fi
+
+# Strip the measuring machine's folders from every text file written above (the JSON records
+# name only what was typed: relative paths). Longest prefixes first.
+prefixes=()
+for dir in "$BUILD" "$SOLUTIONS"; do
+  [ -d "$dir" ] && prefixes+=("$(cd "$dir" && pwd -P)/=$dir/")
+done
+prefixes+=("$(pwd -P)/=" "$PWD/=" "$root/=" "$(cd "$root" && pwd -P)/=")
+[ -n "${HOME:-}" ] && prefixes+=("$HOME/=~/")
+sed_script=()
+for pair in "${prefixes[@]}"; do
+  from=${pair%%=*} to=${pair#*=}
+  [ "${#from}" -gt 2 ] || continue  # never "/" alone
+  sed_script+=(-e "s|$(printf '%s' "$from" | sed 's/[][\.|*^$]/\\&/g')|$(printf '%s' "$to" | sed 's/[\&|]/\\&/g')|g")
+done
+for f in "$OUT"/*.txt; do
+  [ -f "$f" ] && sed -i "${sed_script[@]}" "$f"
+done
+echo "== done: $OUT ($(ls "$OUT" | wc -l) files)"
