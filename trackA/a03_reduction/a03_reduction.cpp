@@ -81,8 +81,12 @@ class ReduceCase {
                                      : fmt::format("sum {} differs from the compensated reference {} by {:.3g}, "
                                                    "more than the bound {:.3g}", got, reference_, err, bound_);
     }
+    if (!c.passed && step.role == StepRole::exercise && !std::isfinite(got))
+      c.reason = fmt::format("nothing written: the sum still holds the NaN poison (is the TODO in {} done?)",
+                             step.name == "exercise" ? "exercises/cuda/reduce_first_add.cu"
+                                                     : "exercises/cuda/reduce_two_pass.cu");
     // The deterministic step must give the same bits every time it runs on this case.
-    if (c.passed && step.name == "single_pass_deterministic") {
+    if (c.passed && (step.name == "single_pass_deterministic" || step.name == "exercise_two_pass")) {
       const auto bits = std::bit_cast<std::uint32_t>(got);
       if (last_bits_ && *last_bits_ != bits) {
         c.passed = false;
@@ -130,6 +134,11 @@ std::vector<ReduceStep> ladder() {
       step(7, "single_pass_deterministic", "one pass, partials in fixed slots, the last block adds them in a fixed "
                                            "order: the same bits every run", "as step 6, minus the last block",
            TUTOR_LAUNCHER(launch_single_pass_deterministic)),
+      step(0, "exercise", "your kernel from exercises/: two elements added per thread during the load", "as first_add",
+           TUTOR_LAUNCHER(launch_exercise_first_add), StepRole::exercise),
+      step(0, "exercise_two_pass", "your kernels from exercises/: per-block partials in fixed slots, then one block "
+                                   "adds them (deterministic, no atomics)", "as single_pass_deterministic",
+           TUTOR_LAUNCHER(launch_exercise_two_pass), StepRole::exercise),
       step(0, "vendor_sum", "the vendor library's device-wide sum, in the same run", "the vendor's reference",
            TUTOR_LAUNCHER(launch_vendor_sum), StepRole::reference),
   };

@@ -34,6 +34,11 @@ void launch_single_pass_atomic(const float* in, float* out, std::size_t n, void*
 void launch_single_pass_deterministic(const float* in, float* out, std::size_t n, void* workspace,
                                       std::size_t workspace_bytes);
 
+/// The learner's exercises (exercises/cuda|hip/, worked solutions in exercises/solutions/):
+/// TODO kernels the lab runs only when named (--variant exercise, exercise_two_pass).
+void launch_exercise_first_add(const float* in, float* out, std::size_t n, void* workspace, std::size_t workspace_bytes);
+void launch_exercise_two_pass(const float* in, float* out, std::size_t n, void* workspace, std::size_t workspace_bytes);
+
 /// The vendor library's sum (CUB on NVIDIA, rocPRIM on AMD where it was found at configure
 /// time): its name, whether this build has it, and the temporary storage it asks for.
 bool vendor_available();
