@@ -5,7 +5,9 @@
 // the exact CPU histogram), the ladder (declared once, as data), and main, which hands both to
 // the lab main (tutor/ladder_lab.hpp): options, device, ceiling, verify-time-verify every step,
 // table, record, exit codes.
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -62,9 +64,14 @@ class HistogramCase {
                        shape_.dist.label());
   }
   void poison() { counts_.fill_u32(0xdeadbeefu); }  // a counter no step wrote stays this
-  Comparison check() {
+  Comparison check(const StepInfo& step) {
     counts_.download(result_.data(), result_.size() * 4);
-    return compare_exact(result_, reference_);  // counting is exact: every counter must match
+    Comparison c = compare_exact(result_, reference_);  // counting is exact: every counter must match
+    const bool all_zero = std::all_of(result_.begin(), result_.end(), [](std::uint32_t v) { return v == 0; });
+    if (step.role == StepRole::exercise && !c.passed && all_zero)
+      c.reason = "nothing counted: every count is 0 (is the TODO in exercises/cuda/hist_" +
+                 std::string(step.name == "exercise_vec" ? "vec" : "private") + ".cu done?)";
+    return c;
   }
   double bytes() const { return bytes(shape_); }
   double flops() const { return 0; }
@@ -109,6 +116,10 @@ std::vector<HistogramStep> ladder() {
       step(5, "per_warp_vec", "per_warp reading 16 bytes per load (16 8-bit samples): fewer load "
                               "instructions per byte", "near copy bandwidth (uniform, 256 bins)",
            TUTOR_LAUNCHER(launch_per_warp_vec)),
+      step(0, "exercise_private", "your kernel from exercises/: a private histogram per block in shared memory",
+           "as shared_private", TUTOR_LAUNCHER(launch_exercise_private), StepRole::exercise),
+      step(0, "exercise_vec", "your kernel from exercises/: per-warp copies fed by 16-byte loads",
+           "as per_warp_vec", TUTOR_LAUNCHER(launch_exercise_vec), StepRole::exercise),
       step(0, "vendor", "the vendor's histogram (CUB DeviceHistogram::HistogramEven / rocPRIM histogram_even)",
            "the vendor's reference", TUTOR_LAUNCHER(launch_vendor), StepRole::reference),
   };

@@ -31,6 +31,10 @@ void launch_shared_private(const HistogramArgs& a);
 void launch_warp_aggregated(const HistogramArgs& a);
 void launch_per_warp(const HistogramArgs& a);
 void launch_per_warp_vec(const HistogramArgs& a);
+/// The learner's exercises (exercises/cuda|hip/, worked solutions in exercises/solutions/):
+/// TODO kernels the driver runs only when named (--variant exercise_private, exercise_vec).
+void launch_exercise_private(const HistogramArgs& a);
+void launch_exercise_vec(const HistogramArgs& a);
 /// CUB's DeviceHistogram::HistogramEven (NVIDIA) / rocPRIM's histogram_even (AMD).
 void launch_vendor(const HistogramArgs& a);
 /// The scratch bytes launch_vendor needs for these operands (a null-workspace query).
