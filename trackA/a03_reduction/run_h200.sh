@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# A03 on an NVIDIA GPU (written for the H200 records in docs/results/H200/a03_reduction/): the
+# ladder with CUB's sum in the same run (record .json, .csv, and the table as .txt), graded; the
+# exercises (stubs, which fail by design, and worked solutions), graded; compute-sanitizer
+# memcheck, racecheck and synccheck on every kernel at small sizes. It builds nothing; build
+# first, from the repository root:
+#
+#   cmake --preset cuda -DCMAKE_CUDA_ARCHITECTURES=90 -DTUTOR_BUILD_TESTS=OFF
+#   cmake --build build --target a03_reduction tutor
+#   cmake --preset cuda -B build-solutions -DCMAKE_CUDA_ARCHITECTURES=90 -DTUTOR_BUILD_TESTS=OFF \
+#         -DTUTOR_EXERCISE_SOLUTIONS=ON
+#   cmake --build build-solutions --target a03_reduction
+#
+# then, from the repository root:  OUT=docs/results/H200/a03_reduction trackA/a03_reduction/run_h200.sh
+# OUT (default docs/results/H200/a03_reduction) and BUILD, SOLUTIONS (default build,
+# build-solutions) are taken relative to the current folder, as given, so the records name files
+# the way they were typed. Each text file starts with the command that made it and ends with its
+# exit code. At the end every text file has the checkout's prefix, the build folders' resolved
+# paths and the home folder stripped from what the tools printed. A tool that is not installed
+# (compute-sanitizer) is skipped with a note. Under 90 seconds on an H200.
+set -u -o pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+OUT=${OUT:-docs/results/H200/a03_reduction}
+BUILD=${BUILD:-build}
+SOLUTIONS=${SOLUTIONS:-build-solutions}
+PATH=$PATH:/usr/local/cuda/bin
+mkdir -p "$OUT"
+lab=$BUILD/a03_reduction
+if [ ! -x "$lab" ]; then
+  echo "run_h200.sh: $lab is not built; see the commands at the top of this script" >&2
+  exit 2
+fi
+
+# run FILE COMMAND...: appends "$ COMMAND", its output (stdout and stderr) and "# exit code: N" to $OUT/FILE.
+run() {
+  local file=$1
+  shift
+  echo "\$ $*" >> "$OUT/$file"
+  timeout 300 "$@" >> "$OUT/$file" 2>&1
+  local rc=$?
+  echo "# exit code: $rc" >> "$OUT/$file"
+  echo "  $file: exit $rc"
+  return $rc
+}
+have() { command -v "$1" > /dev/null 2>&1; }
+
+echo "== the ladder and CUB at 2^28, verified at 1, 33, 2^20+7 and 2^28 (and integer-valued inputs exactly)"
+run a03_reduction.txt "$lab" --json "$OUT/a03_reduction.json" --csv "$OUT/a03_reduction.csv"
+run a03_reduction_grade.txt "$BUILD/tutor" grade "$OUT/a03_reduction.json" --assignment ladder
+
+echo "== the exercises: stubs (exit 1: nothing written) and worked solutions, graded"
+exercise_args=(--variant exercise --variant exercise_two_pass --variant first_add --variant single_pass_deterministic)
+run exercises_a03_reduction_stub.txt "$lab" "${exercise_args[@]}" --json "$OUT/exercises_a03_reduction_stub.json"
+for a in exercise exercise_two_pass; do
+  run exercises_a03_reduction_stub.txt "$BUILD/tutor" grade "$OUT/exercises_a03_reduction_stub.json" --assignment $a
+done
+if [ -x "$SOLUTIONS/a03_reduction" ]; then
+  run exercises_a03_reduction_solution.txt "$SOLUTIONS/a03_reduction" "${exercise_args[@]}" \
+      --json "$OUT/exercises_a03_reduction_solution.json"
+  for a in exercise exercise_two_pass; do
+    run exercises_a03_reduction_solution.txt "$BUILD/tutor" grade "$OUT/exercises_a03_reduction_solution.json" \
+        --assignment $a
+  done
+else
+  echo "  $SOLUTIONS/a03_reduction not built: the worked solutions are not run"
+fi
+
+echo "== compute-sanitizer: memcheck, racecheck, synccheck on every kernel (n = 100003; 1, 33, 2^20+7 verified)"
+small=(--n 100003 --skip-large-check --reps 2 --warmup 1)
+if have compute-sanitizer; then
+  for tool in memcheck racecheck synccheck; do
+    run a03_reduction_sanitizer.txt compute-sanitizer --tool $tool "$lab" "${small[@]}"
+    if [ -x "$SOLUTIONS/a03_reduction" ]; then
+      run exercises_a03_reduction_sanitizer.txt compute-sanitizer --tool $tool "$SOLUTIONS/a03_reduction" \
+          --variant exercise --variant exercise_two_pass "${small[@]}"
+    fi
+  done
+else
+  echo "# compute-sanitizer is not installed here: skipped" >> "$OUT/a03_reduction_sanitizer.txt"
+fi
+
+# Strip the measuring machine's folders from every text file written above (the JSON records
+# name only what was typed: relative paths). Longest prefixes first.
+prefixes=()
+for dir in "$BUILD" "$SOLUTIONS"; do
+  [ -d "$dir" ] && prefixes+=("$(cd "$dir" && pwd -P)/=$dir/")
+done
+prefixes+=("$(pwd -P)/=" "$PWD/=" "$root/=" "$(cd "$root" && pwd -P)/=")
+[ -n "${HOME:-}" ] && prefixes+=("$HOME/=~/")
+sed_script=()
+for pair in "${prefixes[@]}"; do
+  from=${pair%%=*} to=${pair#*=}
+  [ "${#from}" -gt 2 ] || continue  # never "/" alone
+  sed_script+=(-e "s|$(printf '%s' "$from" | sed 's/[][\.|*^$]/\\&/g')|$(printf '%s' "$to" | sed 's/[\&|]/\\&/g')|g")
+done
+for f in "$OUT"/*.txt; do
+  [ -f "$f" ] && sed -i "${sed_script[@]}" "$f"
+done
+echo "== done: $OUT ($(ls "$OUT" | wc -l) files)"
