@@ -151,6 +151,8 @@ int main(int argc, char** argv) {
   // Sizes that are not multiples of a block, a warp or a 16-byte vector, on each distribution,
   // then the timed size (checked too: the runner verifies the timed case before timing it).
   lab.timed_shape = [&] { return shape_of(samples, a05::distribution_named(dist)); };
+  // --skip-large-check drops the 2^20+7 cases (sanitizer runs, which are slow per access).
+  lab.is_large = [](const HistogramCase::Shape& s) { return s.n > (1 << 20); };
   lab.check_options = [&] {
     if (dtype == "u8" && (bins > 256 || (bins & (bins - 1)) != 0))
       throw UsageError("--bins: with --dtype u8, a power of two from 16 to 256 (each bin the same count of values)");
