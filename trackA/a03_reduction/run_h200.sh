@@ -66,7 +66,7 @@ else
   echo "  $SOLUTIONS/a03_reduction not built: the worked solutions are not run"
 fi
 
-echo "== compute-sanitizer: memcheck, racecheck, synccheck on every kernel (n = 100003; 1, 33, 2^20+7 verified)"
+echo "== compute-sanitizer: memcheck, racecheck, synccheck on every kernel (n = 100003; 1 and 33 verified too)"
 small=(--n 100003 --skip-large-check --reps 2 --warmup 1)
 if have compute-sanitizer; then
   for tool in memcheck racecheck synccheck; do
