@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A03 on an NVIDIA GPU (written for the H200 records in docs/results/H200/a03_reduction/): the
-# ladder with CUB's sum in the same run (record .json, .csv, and the table as .txt), graded; the
+# ladder with CUB's sum in the same run (record .json, and the table as .txt), graded; the
 # exercises (stubs, which fail by design, and worked solutions), graded; compute-sanitizer
 # memcheck, racecheck and synccheck on every kernel at small sizes. It builds nothing; build
 # first, from the repository root:
@@ -46,20 +46,20 @@ run() {
 have() { command -v "$1" > /dev/null 2>&1; }
 
 echo "== the ladder and CUB at 2^28, verified at 1, 33, 2^20+7 and 2^28 (and integer-valued inputs exactly)"
-run a03_reduction.txt "$lab" --json "$OUT/a03_reduction.json" --csv "$OUT/a03_reduction.csv"
+run a03_reduction.txt "$lab" --json "$OUT/a03_reduction.json"
 run a03_reduction_grade.txt "$BUILD/tutor" grade "$OUT/a03_reduction.json" --assignment ladder
 
 echo "== the exercises: stubs (exit 1: nothing written) and worked solutions, graded"
 exercise_args=(--variant exercise --variant exercise_two_pass --variant first_add --variant single_pass_deterministic)
 run exercises_a03_reduction_stub.txt "$lab" "${exercise_args[@]}" --json "$OUT/exercises_a03_reduction_stub.json"
 for a in exercise exercise_two_pass; do
-  run exercises_a03_reduction_stub.txt "$BUILD/tutor" grade "$OUT/exercises_a03_reduction_stub.json" --assignment $a
+  run exercises_a03_reduction_stub_grade.txt "$BUILD/tutor" grade "$OUT/exercises_a03_reduction_stub.json" --assignment $a
 done
 if [ -x "$SOLUTIONS/a03_reduction" ]; then
   run exercises_a03_reduction_solution.txt "$SOLUTIONS/a03_reduction" "${exercise_args[@]}" \
       --json "$OUT/exercises_a03_reduction_solution.json"
   for a in exercise exercise_two_pass; do
-    run exercises_a03_reduction_solution.txt "$BUILD/tutor" grade "$OUT/exercises_a03_reduction_solution.json" \
+    run exercises_a03_reduction_solution_grade.txt "$BUILD/tutor" grade "$OUT/exercises_a03_reduction_solution.json" \
         --assignment $a
   done
 else
