@@ -49,7 +49,7 @@ have() { command -v "$1" > /dev/null 2>&1; }
 echo "== the lab: every step verified on every shape, fp32 inclusive 2^28 timed, the vendor library last"
 run a04_scan.txt "$lab" --json "$OUT/a04_scan.json"
 run a04_scan_grade.txt "$BUILD/tutor" grade "$OUT/a04_scan.json" --assignment ladder
-echo "== the int32 exclusive scan timed (small checks only: the first run verified 2^28 already)"
+echo "== the int32 exclusive scan timed (small checks only: the first run verified every shape already)"
 run a04_scan_int32_exclusive.txt "$lab" --dtype int32 --exclusive --skip-large-check \
     --json "$OUT/a04_scan_int32_exclusive.json"
 
@@ -72,14 +72,15 @@ else
 fi
 
 echo "== compute-sanitizer: memcheck, racecheck, synccheck on every kernel at small sizes"
-# --n 5000 and --skip-large-check: the shapes 1, 1000 and 2^20+3 in both types and modes, and
-# 5000 timed; every kernel of every step (the recursion's add_block_offsets included) runs.
+# --skip-large-check keeps the shapes 1 and 1000 in both types and modes; --n 70000 is timed:
+# 69 blocks of 1024 (two recursion levels, add_block_offsets) and 18 tiles of 4096 (a look-back
+# chain); every kernel of every step runs.
 if have compute-sanitizer; then
   for tool in memcheck racecheck synccheck; do
-    run a04_scan_sanitizer.txt compute-sanitizer --tool $tool "$lab" --n 5000 --skip-large-check --reps 1 --warmup 0
+    run a04_scan_sanitizer.txt compute-sanitizer --tool $tool "$lab" --n 70000 --skip-large-check --reps 1 --warmup 0
     if [ -x "$SOLUTIONS/a04_scan" ]; then
       run exercises_a04_scan_sanitizer.txt compute-sanitizer --tool $tool "$SOLUTIONS/a04_scan" \
-          --variant exercise --variant exercise_lookback --n 5000 --skip-large-check --reps 1 --warmup 0
+          --variant exercise --variant exercise_lookback --n 70000 --skip-large-check --reps 1 --warmup 0
     fi
   done
 else
