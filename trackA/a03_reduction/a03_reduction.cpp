@@ -4,7 +4,6 @@
 // Reads top to bottom: one problem instance (a Case: device buffers, fresh random input, a
 // compensated fp64 reference on the host), the ladder (declared once, as data), and main,
 // which hands both to the lab main (tutor/ladder_lab.hpp).
-#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -54,7 +53,7 @@ class ReduceCase {
 
   ReduceCase(const Shape& s, std::uint64_t seed)
       : shape_(s), in_(s.n * sizeof(float)), out_(sizeof(float)),
-        workspace_bytes_(std::max(workspace_bytes_for(s.n), vendor_workspace_bytes(s.n) + 16)),
+        workspace_bytes_(workspace_bytes_for(s.n, vendor_workspace_bytes(s.n))),
         workspace_(workspace_bytes_) {
     std::vector<float> host(s.n);
     if (s.values == Values::reals) {

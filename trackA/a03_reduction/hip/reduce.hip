@@ -20,9 +20,10 @@ using device::ceil_div;
 float* partials(void* workspace, std::size_t n, int which) {
   return static_cast<float*>(workspace) + std::size_t(which) * partials_capacity(n);
 }
-// The single-pass steps' ticket counter: the workspace's last 16 bytes.
+// The single-pass steps' ticket counter: its own 16-byte-aligned slot past the partials and
+// the vendor's storage (reduce.hpp, counter_offset).
 unsigned* counter(void* workspace, std::size_t workspace_bytes) {
-  return reinterpret_cast<unsigned*>(static_cast<char*>(workspace) + workspace_bytes - 16);
+  return reinterpret_cast<unsigned*>(static_cast<char*>(workspace) + counter_offset(workspace_bytes));
 }
 
 // Runs `pass(src, dst, count, blocks)` until one value is left; each pass's block covers
@@ -191,14 +192,8 @@ unsigned single_pass_blocks(std::size_t n) {
     TUTOR_GPU_CHECK(hipDeviceGetAttribute(&per_sm, hipDeviceAttributeMaxThreadsPerMultiProcessor, dev));
     resident = sms * (per_sm / kBlockThreads);
   }
-  // Enough blocks to fill the GPU, and enough that no thread loops more than kMaxVectorsPerThread
-  // times (that bounds each thread's chain of additions, and so the rounding error the check allows).
-  const std::size_t vectors = ceil_div(n, std::size_t(4));
-  const std::size_t needed = ceil_div(vectors, std::size_t(kBlockThreads) * kMaxVectorsPerThread);
-  const std::size_t cap = ceil_div(vectors, std::size_t(kBlockThreads));
-  std::size_t blocks = needed > std::size_t(resident) ? needed : std::size_t(resident);
-  if (blocks > cap) blocks = cap;
-  return static_cast<unsigned>(blocks);
+  // Fill the GPU, at most kMaxVectorsPerThread vectors per thread (reduce.hpp, single_pass_grid).
+  return single_pass_grid(n, std::size_t(resident), kMaxVectorsPerThread);
 }
 
 __device__ float thread_sum_vec4(const float* in, std::size_t n) {
