@@ -20,30 +20,9 @@
 # (compute-sanitizer) is skipped with a note. Under 90 seconds on an H200.
 set -u -o pipefail
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-OUT=${OUT:-docs/results/H200/a03_reduction}
-BUILD=${BUILD:-build}
-SOLUTIONS=${SOLUTIONS:-build-solutions}
-PATH=$PATH:/usr/local/cuda/bin
-mkdir -p "$OUT"
-lab=$BUILD/a03_reduction
-if [ ! -x "$lab" ]; then
-  echo "run_h200.sh: $lab is not built; see the commands at the top of this script" >&2
-  exit 2
-fi
-
-# run FILE COMMAND...: appends "$ COMMAND", its output (stdout and stderr) and "# exit code: N" to $OUT/FILE.
-run() {
-  local file=$1
-  shift
-  echo "\$ $*" >> "$OUT/$file"
-  timeout 300 "$@" >> "$OUT/$file" 2>&1
-  local rc=$?
-  echo "# exit code: $rc" >> "$OUT/$file"
-  echo "  $file: exit $rc"
-  return $rc
-}
-have() { command -v "$1" > /dev/null 2>&1; }
+# shellcheck source=../../common/tools/run_records.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../common/tools/run_records.sh"
+records_begin a03_reduction docs/results/H200/a03_reduction
 
 echo "== the ladder and CUB at 2^28, verified at 1, 33, 2^20+7 and 2^28 (and integer-valued inputs exactly)"
 run a03_reduction.txt "$lab" --json "$OUT/a03_reduction.json"
@@ -55,8 +34,8 @@ run exercises_a03_reduction_stub.txt "$lab" "${exercise_args[@]}" --json "$OUT/e
 for a in exercise exercise_two_pass; do
   run exercises_a03_reduction_stub_grade.txt "$BUILD/tutor" grade "$OUT/exercises_a03_reduction_stub.json" --assignment $a
 done
-if [ -x "$SOLUTIONS/a03_reduction" ]; then
-  run exercises_a03_reduction_solution.txt "$SOLUTIONS/a03_reduction" "${exercise_args[@]}" \
+if [ -n "$solution_lab" ]; then
+  run exercises_a03_reduction_solution.txt "$solution_lab" "${exercise_args[@]}" \
       --json "$OUT/exercises_a03_reduction_solution.json"
   for a in exercise exercise_two_pass; do
     run exercises_a03_reduction_solution_grade.txt "$BUILD/tutor" grade "$OUT/exercises_a03_reduction_solution.json" \
@@ -71,30 +50,13 @@ small=(--n 100003 --skip-large-check --reps 2 --warmup 1)
 if have compute-sanitizer; then
   for tool in memcheck racecheck synccheck; do
     run a03_reduction_sanitizer.txt compute-sanitizer --tool $tool "$lab" "${small[@]}"
-    if [ -x "$SOLUTIONS/a03_reduction" ]; then
-      run exercises_a03_reduction_sanitizer.txt compute-sanitizer --tool $tool "$SOLUTIONS/a03_reduction" \
+    if [ -n "$solution_lab" ]; then
+      run exercises_a03_reduction_sanitizer.txt compute-sanitizer --tool $tool "$solution_lab" \
           --variant exercise --variant exercise_two_pass "${small[@]}"
     fi
   done
 else
-  echo "# compute-sanitizer is not installed here: skipped" >> "$OUT/a03_reduction_sanitizer.txt"
+  skipped a03_reduction_sanitizer.txt compute-sanitizer
 fi
 
-# Strip the measuring machine's folders from every text file written above (the JSON records
-# name only what was typed: relative paths). Longest prefixes first.
-prefixes=()
-for dir in "$BUILD" "$SOLUTIONS"; do
-  [ -d "$dir" ] && prefixes+=("$(cd "$dir" && pwd -P)/=$dir/")
-done
-prefixes+=("$(pwd -P)/=" "$PWD/=" "$root/=" "$(cd "$root" && pwd -P)/=")
-[ -n "${HOME:-}" ] && prefixes+=("$HOME/=~/")
-sed_script=()
-for pair in "${prefixes[@]}"; do
-  from=${pair%%=*} to=${pair#*=}
-  [ "${#from}" -gt 2 ] || continue  # never "/" alone
-  sed_script+=(-e "s|$(printf '%s' "$from" | sed 's/[][\.|*^$]/\\&/g')|$(printf '%s' "$to" | sed 's/[\&|]/\\&/g')|g")
-done
-for f in "$OUT"/*.txt; do
-  [ -f "$f" ] && sed -i "${sed_script[@]}" "$f"
-done
-echo "== done: $OUT ($(ls "$OUT" | wc -l) files)"
+records_end

@@ -22,30 +22,10 @@
 # 30 launches everywhere, did not finish its int32 stage inside 70 s).
 set -u -o pipefail
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-OUT=${OUT:-docs/results/H200/a04_scan}
-BUILD=${BUILD:-build}
-SOLUTIONS=${SOLUTIONS:-build-solutions}
-PATH=$PATH:/usr/local/cuda/bin
-mkdir -p "$OUT"
-lab=$BUILD/a04_scan
-if [ ! -x "$lab" ]; then
-  echo "run_h200.sh: $lab is not built; see the commands at the top of this script" >&2
-  exit 2
-fi
+# shellcheck source=../../common/tools/run_records.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../common/tools/run_records.sh"
+records_begin a04_scan docs/results/H200/a04_scan
 
-# run FILE COMMAND...: appends "$ COMMAND", its output (stdout and stderr) and "# exit code: N" to $OUT/FILE.
-run() {
-  local file=$1
-  shift
-  echo "\$ $*" >> "$OUT/$file"
-  timeout 300 "$@" >> "$OUT/$file" 2>&1
-  local rc=$?
-  echo "# exit code: $rc" >> "$OUT/$file"
-  echo "  $file: exit $rc"
-  return $rc
-}
-have() { command -v "$1" > /dev/null 2>&1; }
 
 echo "== the lab: every step verified on every shape, fp32 inclusive 2^28 timed, the vendor library last"
 run a04_scan.txt "$lab" --json "$OUT/a04_scan.json"
@@ -66,8 +46,8 @@ run exercises_a04_scan_stub.txt "$lab" "${exercise_args[@]}" --json "$OUT/exerci
 for a in exercise exercise_lookback; do
   run exercises_a04_scan_stub_grade.txt "$BUILD/tutor" grade "$OUT/exercises_a04_scan_stub.json" --assignment $a
 done
-if [ -x "$SOLUTIONS/a04_scan" ]; then
-  run exercises_a04_scan_solution.txt "$SOLUTIONS/a04_scan" "${exercise_args[@]}" \
+if [ -n "$solution_lab" ]; then
+  run exercises_a04_scan_solution.txt "$solution_lab" "${exercise_args[@]}" \
       --json "$OUT/exercises_a04_scan_solution.json"
   for a in exercise exercise_lookback; do
     run exercises_a04_scan_solution_grade.txt "$BUILD/tutor" grade "$OUT/exercises_a04_scan_solution.json" \
@@ -84,30 +64,13 @@ echo "== compute-sanitizer: memcheck, racecheck, synccheck on every kernel at sm
 if have compute-sanitizer; then
   for tool in memcheck racecheck synccheck; do
     run a04_scan_sanitizer.txt compute-sanitizer --tool $tool "$lab" --n 70000 --skip-large-check --reps 1 --warmup 0
-    if [ -x "$SOLUTIONS/a04_scan" ]; then
-      run exercises_a04_scan_sanitizer.txt compute-sanitizer --tool $tool "$SOLUTIONS/a04_scan" \
+    if [ -n "$solution_lab" ]; then
+      run exercises_a04_scan_sanitizer.txt compute-sanitizer --tool $tool "$solution_lab" \
           --variant exercise --variant exercise_lookback --n 70000 --skip-large-check --reps 1 --warmup 0
     fi
   done
 else
-  echo "# compute-sanitizer is not installed here: skipped" >> "$OUT/a04_scan_sanitizer.txt"
+  skipped a04_scan_sanitizer.txt compute-sanitizer
 fi
 
-# Strip the measuring machine's folders from every text file written above (the JSON records
-# name only what was typed: relative paths). Longest prefixes first.
-prefixes=()
-for dir in "$BUILD" "$SOLUTIONS"; do
-  [ -d "$dir" ] && prefixes+=("$(cd "$dir" && pwd -P)/=$dir/")
-done
-prefixes+=("$(pwd -P)/=" "$PWD/=" "$root/=" "$(cd "$root" && pwd -P)/=")
-[ -n "${HOME:-}" ] && prefixes+=("$HOME/=~/")
-sed_script=()
-for pair in "${prefixes[@]}"; do
-  from=${pair%%=*} to=${pair#*=}
-  [ "${#from}" -gt 2 ] || continue  # never "/" alone
-  sed_script+=(-e "s|$(printf '%s' "$from" | sed 's/[][\.|*^$]/\\&/g')|$(printf '%s' "$to" | sed 's/[\&|]/\\&/g')|g")
-done
-for f in "$OUT"/*.txt; do
-  [ -f "$f" ] && sed -i "${sed_script[@]}" "$f"
-done
-echo "== done: $OUT ($(ls "$OUT" | wc -l) files)"
+records_end

@@ -46,4 +46,9 @@ std::size_t vendor_workspace_bytes(const HistogramArgs& a);
 constexpr std::size_t kSharedBytes = 48 * 1024;
 constexpr int kThreads = 256;  ///< threads per block in every step
 
+/// Blocks for a grid-stride launch of `kernel` (kThreads threads, `smem` dynamic shared bytes)
+/// over n samples, per_thread each: enough to fill the GPU once (occupancy x SMs), no more than
+/// the samples need. Every step and exercise launcher sizes its grid with it.
+unsigned grid_for(const void* kernel, std::size_t smem, int n, int per_thread);
+
 }  // namespace tutor::a05

@@ -20,30 +20,10 @@
 # an H200 (most of it the host drawing 2^28 samples and counting them for the references).
 set -u -o pipefail
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-OUT=${OUT:-docs/results/H200/a05_atomics}
-BUILD=${BUILD:-build}
-SOLUTIONS=${SOLUTIONS:-build-solutions}
-PATH=$PATH:/usr/local/cuda/bin
-mkdir -p "$OUT"
-lab=$BUILD/a05_histogram
-if [ ! -x "$lab" ]; then
-  echo "run_h200.sh: $lab is not built; see the commands at the top of this script" >&2
-  exit 2
-fi
+# shellcheck source=../../common/tools/run_records.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../common/tools/run_records.sh"
+records_begin a05_histogram docs/results/H200/a05_atomics
 
-# run FILE COMMAND...: appends "$ COMMAND", its output (stdout and stderr) and "# exit code: N" to $OUT/FILE.
-run() {
-  local file=$1
-  shift
-  echo "\$ $*" >> "$OUT/$file"
-  timeout 300 "$@" >> "$OUT/$file" 2>&1
-  local rc=$?
-  echo "# exit code: $rc" >> "$OUT/$file"
-  echo "  $file: exit $rc"
-  return $rc
-}
-have() { command -v "$1" > /dev/null 2>&1; }
 
 echo "== the ladder: 2^28 8-bit samples, 256 bins, uniform (the goal: per_warp_vec >= 0.9x CUB); Zipf; fp32 x 65,536 bins"
 run a05_histogram.txt "$lab" --json "$OUT/a05_histogram.json"
@@ -61,8 +41,8 @@ run exercises_a05_histogram_stub.txt "$lab" "${exercise_args[@]}" --json "$OUT/e
 for a in exercise_private exercise_vec; do
   run exercises_a05_histogram_stub.txt "$BUILD/tutor" grade "$OUT/exercises_a05_histogram_stub.json" --assignment $a
 done
-if [ -x "$SOLUTIONS/a05_histogram" ]; then
-  run exercises_a05_histogram_solution.txt "$SOLUTIONS/a05_histogram" "${exercise_args[@]}" \
+if [ -n "$solution_lab" ]; then
+  run exercises_a05_histogram_solution.txt "$solution_lab" "${exercise_args[@]}" \
       --json "$OUT/exercises_a05_histogram_solution.json"
   for a in exercise_private exercise_vec; do
     run exercises_a05_histogram_solution.txt "$BUILD/tutor" grade "$OUT/exercises_a05_histogram_solution.json" \
@@ -82,30 +62,13 @@ if have compute-sanitizer; then
       run a05_histogram_sanitizer.txt compute-sanitizer --tool $tool "$lab" $args --reps 2 --warmup 1 --no-flush-l2 \
           --skip-large-check
     done
-    if [ -x "$SOLUTIONS/a05_histogram" ]; then
-      run a05_histogram_sanitizer.txt compute-sanitizer --tool $tool "$SOLUTIONS/a05_histogram" \
+    if [ -n "$solution_lab" ]; then
+      run a05_histogram_sanitizer.txt compute-sanitizer --tool $tool "$solution_lab" \
           --variant exercise_private --variant exercise_vec --samples 100003 --reps 2 --warmup 1 --no-flush-l2 --skip-large-check
     fi
   done
 else
-  echo "# compute-sanitizer is not installed here: skipped" >> "$OUT/a05_histogram_sanitizer.txt"
+  skipped a05_histogram_sanitizer.txt compute-sanitizer
 fi
 
-# Strip the measuring machine's folders from every text file written above (the JSON records
-# name only what was typed: relative paths). Longest prefixes first.
-prefixes=()
-for dir in "$BUILD" "$SOLUTIONS"; do
-  [ -d "$dir" ] && prefixes+=("$(cd "$dir" && pwd -P)/=$dir/")
-done
-prefixes+=("$(pwd -P)/=" "$PWD/=" "$root/=" "$(cd "$root" && pwd -P)/=")
-[ -n "${HOME:-}" ] && prefixes+=("$HOME/=~/")
-sed_script=()
-for pair in "${prefixes[@]}"; do
-  from=${pair%%=*} to=${pair#*=}
-  [ "${#from}" -gt 2 ] || continue  # never "/" alone
-  sed_script+=(-e "s|$(printf '%s' "$from" | sed 's/[][\.|*^$]/\\&/g')|$(printf '%s' "$to" | sed 's/[\&|]/\\&/g')|g")
-done
-for f in "$OUT"/*.txt "$OUT"/*.svg; do
-  [ -f "$f" ] && sed -i "${sed_script[@]}" "$f"
-done
-echo "== done: $OUT ($(ls "$OUT" | wc -l) files)"
+records_end

@@ -24,17 +24,9 @@
 # compute-sanitizer) is skipped with a note. About four minutes on an H200.
 set -u -o pipefail
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-OUT=${OUT:-docs/results/H200/b03_profiling}
-BUILD=${BUILD:-build}
-SOLUTIONS=${SOLUTIONS:-build-solutions}
-PATH=$PATH:/usr/local/cuda/bin
-mkdir -p "$OUT"
-lab=$BUILD/b03_mystery
-if [ ! -x "$lab" ]; then
-  echo "run_h200.sh: $lab is not built; see the commands at the top of this script" >&2
-  exit 2
-fi
+# shellcheck source=../../common/tools/run_records.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../common/tools/run_records.sh"
+records_begin b03_mystery docs/results/H200/b03_profiling
 rules=$root/trackB/b03_profiling/ncu_rules
 [ "$(cd "$root" && pwd -P)" = "$(pwd -P)" ] && rules=trackB/b03_profiling/ncu_rules
 # Kernel 6's seeds: its drawn length is smoothing_drawn_length(seed + 6000) (mystery_reference.hpp).
@@ -42,24 +34,6 @@ rules=$root/trackB/b03_profiling/ncu_rules
 # seeds 3 and 6 draw long ones (253 and 188 elements: across eight and six warps).
 short_seeds=(1 4)
 long_seeds=(3 6)
-
-# run FILE COMMAND...: appends "$ COMMAND", its output (stdout and stderr) and "# exit code: N" to $OUT/FILE.
-run() {
-  local file=$1
-  shift
-  echo "\$ $*" >> "$OUT/$file"
-  timeout 300 "$@" >> "$OUT/$file" 2>&1
-  local rc=$?
-  echo "# exit code: $rc" >> "$OUT/$file"
-  echo "  $file: exit $rc"
-  return $rc
-}
-have() { command -v "$1" > /dev/null 2>&1; }
-note() {
-  local file=$1
-  shift
-  echo "# $*" >> "$OUT/$file.txt"
-}
 
 echo "== the lab: kernels 1-5 (the default run), every kernel verified, timed, placed on the roofline"
 run b03_mystery.txt "$lab" --json "$OUT/b03_mystery.json" --csv "$OUT/b03_mystery.csv"
@@ -77,8 +51,8 @@ run exercises_b03_mystery_stub.txt "$lab" "${exercise_args[@]}" --json "$OUT/exe
 for a in fix_3 fix_4 fix_5 fix_6; do
   run exercises_b03_mystery_stub_grade.txt "$BUILD/tutor" grade "$OUT/exercises_b03_mystery_stub.json" --assignment $a
 done
-if [ -x "$SOLUTIONS/b03_mystery" ]; then
-  run exercises_b03_mystery_solution.txt "$SOLUTIONS/b03_mystery" "${exercise_args[@]}" \
+if [ -n "$solution_lab" ]; then
+  run exercises_b03_mystery_solution.txt "$solution_lab" "${exercise_args[@]}" \
       --json "$OUT/exercises_b03_mystery_solution.json"
   for a in fix_3 fix_4 fix_5 fix_6; do
     run exercises_b03_mystery_solution_grade.txt "$BUILD/tutor" grade "$OUT/exercises_b03_mystery_solution.json" \
@@ -96,13 +70,13 @@ if have compute-sanitizer; then
   for tool in memcheck racecheck synccheck; do
     run b03_mystery_sanitizer.txt compute-sanitizer --tool $tool "$lab" --kernel 1,2,3,4,5 --small --reps 2 --warmup 1
     run b03_mystery_sanitizer.txt compute-sanitizer --tool $tool "$lab" --kernel 6 --small --reps 2 --warmup 1
-    if [ -x "$SOLUTIONS/b03_mystery" ]; then
-      run exercises_b03_mystery_sanitizer.txt compute-sanitizer --tool $tool "$SOLUTIONS/b03_mystery" \
+    if [ -n "$solution_lab" ]; then
+      run exercises_b03_mystery_sanitizer.txt compute-sanitizer --tool $tool "$solution_lab" \
           --kernel 3 --exercise 3,4,5,6 --small --reps 2 --warmup 1
     fi
   done
 else
-  note b03_mystery_sanitizer "compute-sanitizer is not installed here: skipped"
+  skipped b03_mystery_sanitizer.txt compute-sanitizer
 fi
 
 # The recipes of the answer key (exercises/solutions/mystery_N.md), verbatim: one Nsight Compute
@@ -148,37 +122,19 @@ if have ncu; then
         "${includes[@]}" -k regex:mystery_ "$lab" --kernel "$kernels" "${seed[@]}" --reps 1 --warmup 0
   done
 else
-  note b03_mystery_ncu "ncu is not installed here: skipped"
+  skipped b03_mystery_ncu.txt ncu
 fi
 
 echo "== Nsight Systems: the whole run on a timeline, NVTX ranges and kernels summed"
-scratch=
 if have nsys; then
   scratch=$(mktemp -d)
+  records_extra_prefixes+=("$scratch")
   run b03_mystery_nsys.txt nsys profile -t cuda,nvtx --force-overwrite true -o "$scratch/b03_timeline" \
       "$lab" --kernel 1,2,3,4,5 --reps 5 --warmup 1
   run b03_mystery_nsys.txt nsys stats --report nvtx_sum --report cuda_gpu_kern_sum "$scratch/b03_timeline.nsys-rep"
   rm -rf "$scratch"
 else
-  note b03_mystery_nsys "nsys is not installed here: skipped"
+  skipped b03_mystery_nsys.txt nsys
 fi
 
-# Strip the measuring machine's folders from every text file written above (the JSON records
-# name only what was typed: relative paths). Longest prefixes first.
-prefixes=()
-for dir in "$BUILD" "$SOLUTIONS"; do
-  [ -d "$dir" ] && prefixes+=("$(cd "$dir" && pwd -P)/=$dir/")
-done
-prefixes+=("$(pwd -P)/=" "$PWD/=" "$root/=" "$(cd "$root" && pwd -P)/=")
-[ -n "${HOME:-}" ] && prefixes+=("$HOME/=~/")
-[ -n "$scratch" ] && prefixes+=("$scratch/=")
-sed_script=()
-for pair in "${prefixes[@]}"; do
-  from=${pair%%=*} to=${pair#*=}
-  [ "${#from}" -gt 2 ] || continue  # never "/" alone
-  sed_script+=(-e "s|$(printf '%s' "$from" | sed 's/[][\.|*^$]/\\&/g')|$(printf '%s' "$to" | sed 's/[\&|]/\\&/g')|g")
-done
-for f in "$OUT"/*.txt; do
-  [ -f "$f" ] && sed -i "${sed_script[@]}" "$f"
-done
-echo "== done: $OUT ($(ls "$OUT" | wc -l) files)"
+records_end

@@ -21,56 +21,30 @@
 # build folder. About five minutes on an H200: records 2, torch 1, sanitizer < 1, ncu < 2.
 set -u -o pipefail
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-cd "$root" || exit 2
-out=${OUT:-b05_profile_out}
-BUILD=${BUILD:-build}
-exe=$BUILD/b05_transformer
-PATH=$PATH:/usr/local/cuda/bin
-mkdir -p "$out"
-[ -x "$exe" ] || { echo "run_h200.sh: $exe not found: build the cuda preset first (see the top of this script)" >&2; exit 3; }
-host=$(hostname 2>/dev/null || true)
-
-# The checkout's path (and the machine's name, which ncu prints beside the process) out of a
-# tool's output: records and logs name files relative to the repository root.
-strip() {
-  if [ ${#host} -ge 4 ]; then sed -e "s|$root/||g" -e "s|$root|.|g" -e "s|$host|host|g"
-  else sed -e "s|$root/||g" -e "s|$root|.|g"; fi
-}
-
-# run FILE COMMAND...: appends "$ COMMAND", its output (stdout and stderr, stripped) and
-# "# exit code: N" to $out/FILE; returns the command's exit code.
-run() {
-  local file=$1
-  shift
-  echo "\$ $*" >> "$out/$file"
-  "$@" 2>&1 | strip >> "$out/$file"
-  local rc=${PIPESTATUS[0]}
-  echo "# exit code: $rc" >> "$out/$file"
-  echo "  $file: exit $rc"
-  return "$rc"
-}
-have() { command -v "$1" > /dev/null 2>&1; }
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
+# shellcheck source=../../common/tools/run_records.sh
+source common/tools/run_records.sh
+records_begin b05_transformer b05_profile_out
 
 records() {
   echo "== records: the default set (prefill 1x2048; decode 1, 32, 256 @ 2048), twice"
   # Twice: compute-bound rates vary from run to run on a shared machine (docs/METHODOLOGY.md).
-  rm -f "$out"/b05_profile.txt "$out"/b05_profile_run2.txt "$out"/b05_profile_model_h200.txt
-  run b05_profile.txt "$exe" profile --model llama-3.1-8b --json "$out/b05_profile.json" \
-    --csv "$out/b05_profile.csv" --plot "$out/b05_profile.svg"
-  run b05_profile_run2.txt "$exe" profile --model llama-3.1-8b --json "$out/b05_profile_run2.json" \
-    --csv "$out/b05_profile_run2.csv"
+  rm -f "$OUT"/b05_profile.txt "$OUT"/b05_profile_run2.txt "$OUT"/b05_profile_model_h200.txt
+  run b05_profile.txt "$lab" profile --model llama-3.1-8b --json "$OUT/b05_profile.json" \
+    --csv "$OUT/b05_profile.csv" --plot "$OUT/b05_profile.svg"
+  run b05_profile_run2.txt "$lab" profile --model llama-3.1-8b --json "$OUT/b05_profile_run2.json" \
+    --csv "$OUT/b05_profile_run2.csv"
   # The prediction alone, from the datasheet (kind: model): what a learner without a GPU sees.
-  run b05_profile_model_h200.txt "$exe" profile --model llama-3.1-8b --model-gpu h200
-  grep -A2 "^GEMMs above" "$out/b05_profile.txt"
+  run b05_profile_model_h200.txt "$lab" profile --model llama-3.1-8b --model-gpu h200
+  grep -A2 "^GEMMs above" "$OUT/b05_profile.txt"
 }
 
 torch_path() {
   echo "== torch: the same layer in PyTorch, torch.profiler per sub-op"
-  rm -f "$out/b05_profile_torch.txt"
+  rm -f "$OUT/b05_profile_torch.txt"
   run b05_profile_torch.txt python3 trackB/b05_transformer/python/profile_layer.py --model llama-3.1-8b \
-    --json "$out/b05_profile_torch.json"
-  tail -15 "$out/b05_profile_torch.txt"
+    --json "$OUT/b05_profile_torch.json"
+  tail -15 "$OUT/b05_profile_torch.txt"
 }
 
 sanitizer() {
@@ -83,12 +57,12 @@ sanitizer() {
   # its workspace would be reported as leaked.
   local tool
   for tool in memcheck racecheck initcheck synccheck; do
-    rm -f "$out/b05_profile_sanitizer_$tool.txt"
+    rm -f "$OUT/b05_profile_sanitizer_$tool.txt"
     run "b05_profile_sanitizer_$tool.txt" compute-sanitizer --tool "$tool" --error-exitcode 9 \
-      "$exe" profile --config trackB/b05_transformer/tests/fixtures/profile_tiny_llama.json --reps 1 --warmup 0 \
+      "$lab" profile --config trackB/b05_transformer/tests/fixtures/profile_tiny_llama.json --reps 1 --warmup 0 \
       --ceiling-gemm 256
     grep -E "ERROR SUMMARY|RACECHECK SUMMARY|SYNCCHECK SUMMARY|INITCHECK SUMMARY|LEAK SUMMARY|FAILED" \
-      "$out/b05_profile_sanitizer_$tool.txt" | sed 's/^/    /'
+      "$OUT/b05_profile_sanitizer_$tool.txt" | sed 's/^/    /'
   done
 }
 
@@ -130,10 +104,10 @@ ncu_misses() {
   have ncu || { echo "  ncu is not installed here: skipped"; return 0; }
   local metrics tmp phase op batch context
   metrics=$(ncu_metrics)
-  tmp=$out/ncu_reports  # relative, so the commands written down name no machine's path; removed at the end
+  tmp=$OUT/ncu_reports  # relative, so the commands written down name no machine's path; removed at the end
   rm -rf "$tmp" && mkdir -p "$tmp"
-  rm -f "$out/${ncu_name}.txt" "$out/${ncu_name}_summary.txt"
-  ncu --version | tail -1 | sed 's/^/# /' >> "$out/${ncu_name}.txt"
+  rm -f "$OUT/${ncu_name}.txt" "$OUT/${ncu_name}_summary.txt"
+  ncu --version | tail -1 | sed 's/^/# /' >> "$OUT/${ncu_name}.txt"
   for t in "${ncu_targets[@]}"; do
     read -r phase op <<< "$t"
     batch=${phase#decode_b}; batch=${batch%%_*}; context=${phase##*_c}
@@ -141,13 +115,13 @@ ncu_misses() {
     # before the kernel itself (--cache-control all, its default), so it starts cold like the
     # timed launches; only the reduced layers are checked, so the run is short.
     run "${ncu_name}.txt" ncu --clock-control none --nvtx --nvtx-include "$op/" -c 4 --metrics "$metrics" \
-      --export "$tmp/${phase}_$op" "$exe" profile --model llama-3.1-8b --batch "$batch" --context "$context" \
+      --export "$tmp/${phase}_$op" "$lab" profile --model llama-3.1-8b --batch "$batch" --context "$context" \
       --reps 1 --warmup 0 --no-flush-l2 --skip-large-check --ceiling-gemm 2048
     ncu --import "$tmp/${phase}_$op.ncu-rep" --csv --page raw --print-units base 2>/dev/null \
       > "$tmp/${phase}_$op.csv"
   done
   # One table: each profiled kernel's counters beside the record's event time of its sub-op.
-  python3 - "$tmp" "$out/b05_profile.json" "${ncu_targets[@]}" <<'PY' | strip > "$out/${ncu_name}_summary.txt"
+  python3 - "$tmp" "$OUT/b05_profile.json" "${ncu_targets[@]}" <<'PY' > "$OUT/${ncu_name}_summary.txt"
 import csv, json, os, sys
 tmp, record_path, targets = sys.argv[1], sys.argv[2], sys.argv[3:]
 rows, times = {}, {}
@@ -202,11 +176,11 @@ PY
   # The human-readable counters of every kernel, after the commands and exit codes.
   for t in "${ncu_targets[@]}"; do
     read -r phase op <<< "$t"
-    { echo; echo "# $phase $op: ncu --import (the report of the run above)"; } >> "$out/${ncu_name}.txt"
-    ncu --import "$tmp/${phase}_$op.ncu-rep" --print-units base 2>&1 | strip >> "$out/${ncu_name}.txt"
+    { echo; echo "# $phase $op: ncu --import (the report of the run above)"; } >> "$OUT/${ncu_name}.txt"
+    ncu --import "$tmp/${phase}_$op.ncu-rep" --print-units base >> "$OUT/${ncu_name}.txt" 2>&1
   done
   rm -rf "$tmp"
-  cat "$out/${ncu_name}_summary.txt"
+  cat "$OUT/${ncu_name}_summary.txt"
 }
 
 case "${1:-all}" in
@@ -217,3 +191,4 @@ case "${1:-all}" in
   all) records; torch_path; sanitizer; ncu_misses ;;
   *) echo "run_h200.sh: unknown stage '$1'; allowed: records, torch, sanitizer, ncu, all" >&2; exit 2 ;;
 esac
+records_end

@@ -11,6 +11,18 @@
 
 namespace tutor::a05 {
 
+// Declared in histogram.hpp (the exercises size their grids with it too): enough blocks to fill
+// the GPU once (occupancy x SMs), no more than the samples need.
+unsigned grid_for(const void* kernel, std::size_t smem, int n, int per_thread) {
+  int device = 0, sms = 0, per_sm = 0;
+  TUTOR_GPU_CHECK(cudaGetDevice(&device));
+  TUTOR_GPU_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  TUTOR_GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, smem));
+  const long long need = (static_cast<long long>(n) + kThreads * per_thread - 1) / (kThreads * per_thread);
+  const long long wave = static_cast<long long>(sms) * (per_sm > 0 ? per_sm : 1);
+  return static_cast<unsigned>(need < wave ? (need > 0 ? need : 1) : wave);
+}
+
 namespace {
 constexpr int kLanes = 32;
 constexpr int kWarps = kThreads / kLanes;
@@ -22,16 +34,6 @@ __device__ __forceinline__ int bin_of(float s, int bins) {
   return b < bins ? b : bins - 1;
 }
 
-// Enough blocks to fill the GPU once (occupancy x SMs), no more than the samples need.
-unsigned grid_for(const void* kernel, std::size_t smem, int n, int per_thread) {
-  int device = 0, sms = 0, per_sm = 0;
-  TUTOR_GPU_CHECK(cudaGetDevice(&device));
-  TUTOR_GPU_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  TUTOR_GPU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, smem));
-  const long long need = (static_cast<long long>(n) + kThreads * per_thread - 1) / (kThreads * per_thread);
-  const long long wave = static_cast<long long>(sms) * (per_sm > 0 ? per_sm : 1);
-  return static_cast<unsigned>(need < wave ? (need > 0 ? need : 1) : wave);
-}
 
 void zero_counts(const HistogramArgs& a) {
   TUTOR_GPU_CHECK(cudaMemsetAsync(a.counts, 0, sizeof(unsigned) * static_cast<std::size_t>(a.bins)));

@@ -24,14 +24,6 @@ __device__ __forceinline__ int bin_of(float s, int bins) {
 }
 
 namespace {
-// Two blocks per SM, no more than the samples need.
-unsigned blocks(int n, int per_thread) {
-  int device = 0, sms = 0;
-  TUTOR_GPU_CHECK(cudaGetDevice(&device));
-  TUTOR_GPU_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const long long need = (static_cast<long long>(n) + kThreads * per_thread - 1) / (kThreads * per_thread);
-  return static_cast<unsigned>(need < 2LL * sms ? (need > 0 ? need : 1) : 2LL * sms);
-}
 void zero(const HistogramArgs& a) {
   TUTOR_GPU_CHECK(cudaMemsetAsync(a.counts, 0, sizeof(unsigned) * static_cast<std::size_t>(a.bins)));
 }
@@ -54,10 +46,10 @@ void launch_exercise_private(const HistogramArgs& a) {
   const std::size_t smem = sizeof(unsigned) * static_cast<std::size_t>(a.bins);
   if (smem > kSharedBytes) throw gpu::Error("exercise_private: the counts do not fit in 48 KiB; use fewer bins");
   if (a.u8) {
-    hist_exercise_private<unsigned char><<<blocks(a.n, 4), kThreads, smem>>>(a.u8, a.n, a.bins, a.counts);
+    hist_exercise_private<unsigned char><<<grid_for((const void*)hist_exercise_private<unsigned char>, smem, a.n, 4), kThreads, smem>>>(a.u8, a.n, a.bins, a.counts);
     TUTOR_GPU_CHECK_LAUNCH(hist_exercise_private<unsigned char>);
   } else {
-    hist_exercise_private<float><<<blocks(a.n, 4), kThreads, smem>>>(a.f32, a.n, a.bins, a.counts);
+    hist_exercise_private<float><<<grid_for((const void*)hist_exercise_private<float>, smem, a.n, 4), kThreads, smem>>>(a.f32, a.n, a.bins, a.counts);
     TUTOR_GPU_CHECK_LAUNCH(hist_exercise_private<float>);
   }
 }

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# common/tools/run_records.sh without a GPU: a fake checkout whose "lab" prints the folders a
+# real tool would (the checkout, a build folder reached through a symbolic link, the home folder,
+# a scratch folder, the machine's name), run through a module-like script; the text records must name none of them,
+# keep the command and exit code, and a missing lab must exit 2 with one line (in the fake and in
+# every module script given after the helper).
+set -u -o pipefail
+lib=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+mkdir -p "$work/real/checkout/trackZ/z01_fake" "$work/real/builds/b1" "$work/home"
+ln -s "$work/real/checkout" "$work/link"
+ln -s "$work/real/builds/b1" "$work/real/checkout/build"
+mkdir -p "$work/real/checkout/common/tools"
+cp "$lib" "$work/real/checkout/common/tools/run_records.sh"
+cat > "$work/real/builds/b1/z01_fake" <<'LAB'
+#!/usr/bin/env bash
+echo "exe $(readlink -f "$0") cwd $PWD/in.bin home $HOME/.cache scratch $SCRATCH/t.rep on $(hostname)"
+exit 3
+LAB
+chmod +x "$work/real/builds/b1/z01_fake"
+cat > "$work/real/checkout/trackZ/z01_fake/run_h200.sh" <<'SCRIPT'
+#!/usr/bin/env bash
+set -u -o pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../../common/tools/run_records.sh"
+records_begin z01_fake out/z01
+records_extra_prefixes+=("$SCRATCH")
+run z01.txt "$lab" --json "$OUT/z01.json"
+[ -z "$solution_lab" ] || echo "solution_lab should be empty"
+have definitely-not-a-tool-zz || skipped z01_sanitizer.txt definitely-not-a-tool-zz
+records_end
+SCRIPT
+
+mkdir -p "$work/scratch"
+log=$(cd "$work/link" && HOME=$work/home SCRATCH=$work/scratch bash trackZ/z01_fake/run_h200.sh 2>&1) \
+  || fail "script exit $?: $log"
+rec=$work/real/checkout/out/z01/z01.txt
+[ -f "$rec" ] || fail "no record: $log"
+grep -q "^\$ build/z01_fake --json out/z01/z01.json$" "$rec" || fail "command line: $(cat "$rec")"
+host=$(hostname); [ ${#host} -ge 4 ] && host=host
+grep -q "^exe build/z01_fake cwd in.bin home ~/.cache scratch t.rep on $host$" "$rec" || fail "paths not stripped: $(cat "$rec")"
+grep -q "^# exit code: 3$" "$rec" || fail "exit code: $(cat "$rec")"
+grep -q "$work" "$rec" && fail "a folder of the machine is left: $(cat "$rec")"
+grep -q "definitely-not-a-tool-zz is not installed here: skipped" "$work/real/checkout/out/z01/z01_sanitizer.txt" \
+  || fail "skipped note"
+grep -q "solution_lab should be empty" <<< "$log" && fail "solution_lab set without a solutions build"
+grep -q "== done: out/z01 (2 files)" <<< "$log" || fail "summary: $log"
+
+rm "$work/real/checkout/build"
+err=$(cd "$work/link" && bash trackZ/z01_fake/run_h200.sh 2>&1 >/dev/null)
+rc=$?
+[ $rc -eq 2 ] || fail "missing lab: exit $rc, want 2"
+[ "$(wc -l <<< "$err")" -eq 1 ] || fail "missing lab: more than one line: $err"
+grep -q "build/z01_fake is not built" <<< "$err" || fail "missing lab message: $err"
+# Every module script that sources the helper refuses a missing build the same way.
+shift
+for script in "$@"; do
+  err=$(BUILD=$work/no_build OUT=$work/no_out bash "$script" 2>&1 >/dev/null)
+  rc=$?
+  [ $rc -eq 2 ] || fail "$script without a build: exit $rc, want 2"
+  [ "$(wc -l <<< "$err")" -eq 1 ] || fail "$script without a build: more than one line: $err"
+done
+echo "run_records.sh: paths stripped, exit codes kept, missing lab refused"
