@@ -35,11 +35,22 @@ records_begin() {
   records_extra_prefixes=()
 }
 
+# fresh FILE: empties $OUT/FILE the first time this run writes to it, so a record never keeps
+# an earlier run's lines; later writes in the same run append.
+declare -A records_written=()
+fresh() {
+  if [ -z "${records_written[$1]:-}" ]; then
+    : > "$OUT/$1"
+    records_written[$1]=1
+  fi
+}
+
 # run FILE COMMAND...: appends "$ COMMAND", its output (stdout and stderr) and "# exit code: N"
 # to $OUT/FILE; a command that hangs is stopped after RECORDS_TIMEOUT seconds (default 300).
 run() {
   local file=$1
   shift
+  fresh "$file"
   echo "\$ $*" >> "$OUT/$file"
   timeout "${RECORDS_TIMEOUT:-300}" "$@" >> "$OUT/$file" 2>&1
   local rc=$?
@@ -52,6 +63,7 @@ have() { command -v "$1" > /dev/null 2>&1; }
 
 # skipped FILE TOOL: notes in $OUT/FILE that TOOL is not installed here.
 skipped() {
+  fresh "$1"
   echo "# $2 is not installed here: skipped" >> "$OUT/$1"
   echo "  $1: $2 not installed, skipped"
 }

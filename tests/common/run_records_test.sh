@@ -2,7 +2,7 @@
 # common/tools/run_records.sh without a GPU: a fake checkout whose "lab" prints the folders a
 # real tool would (the checkout, a build folder reached through a symbolic link, the home folder,
 # a scratch folder, the machine's name), run through a module-like script; the text records must name none of them,
-# keep the command and exit code, and a missing lab must exit 2 with one line (in the fake and in
+# keep the command and exit code, start afresh on a second run, and a missing lab must exit 2 with one line (in the fake and in
 # every module script given after the helper).
 set -u -o pipefail
 lib=$1
@@ -47,6 +47,10 @@ grep -q "definitely-not-a-tool-zz is not installed here: skipped" "$work/real/ch
   || fail "skipped note"
 grep -q "solution_lab should be empty" <<< "$log" && fail "solution_lab set without a solutions build"
 grep -q "== done: out/z01 (2 files)" <<< "$log" || fail "summary: $log"
+
+# A second run starts each record afresh: no line of the first run is kept.
+(cd "$work/link" && HOME=$work/home SCRATCH=$work/scratch bash trackZ/z01_fake/run_h200.sh > /dev/null 2>&1)
+[ "$(grep -c "^# exit code" "$rec")" -eq 1 ] || fail "a second run appended to the first: $(cat "$rec")"
 
 rm "$work/real/checkout/build"
 err=$(cd "$work/link" && bash trackZ/z01_fake/run_h200.sh 2>&1 >/dev/null)

@@ -107,6 +107,7 @@ ncu_misses() {
   tmp=$OUT/ncu_reports  # relative, so the commands written down name no machine's path; removed at the end
   rm -rf "$tmp" && mkdir -p "$tmp"
   rm -f "$OUT/${ncu_name}.txt" "$OUT/${ncu_name}_summary.txt"
+  fresh "${ncu_name}.txt"
   ncu --version | tail -1 | sed 's/^/# /' >> "$OUT/${ncu_name}.txt"
   for t in "${ncu_targets[@]}"; do
     read -r phase op <<< "$t"
