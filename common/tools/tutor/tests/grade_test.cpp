@@ -251,7 +251,9 @@ TEST(Rubrics, CreditIsLinearBetweenZeroAndFull) {
 const std::map<std::string, std::string> kCommittedAssignments = {
     {"a01_foundations/a01_vector_add.json", "sweep"},
     {"a02_coalescing/a02_transpose.json", "ladder"},
+    {"a03_reduction/a03_reduction.json", "ladder"},
     {"a04_scan/a04_scan.json", "ladder"},
+    {"a04_scan/a04_scan_int32_exclusive.json", "ladder"},
     {"a05_atomics/a05_histogram.json", "ladder"},
     {"a05_atomics/a05_histogram_zipf.json", "ladder"},
     {"a05_atomics/a05_histogram_f32.json", "ladder"},
