@@ -14,8 +14,10 @@ void check_bins(int bins, bool u8) {
                                    : "fp32 samples: bins must be 16..65536");
 }
 
-// SplitMix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number generators",
-// OOPSLA 2014): the output function applied to seed + (i + 1) * golden gamma.
+// SplitMix64's output function (Steele, Lea, Flood, "Fast splittable pseudorandom number
+// generators", OOPSLA 2014), used as a counter-based hash: sample i of a seed gets the mix of
+// seed + i + golden gamma (not the SplitMix64 sequence, which steps by the gamma), so seeds s and
+// s + 1 give the same words shifted by one sample.
 std::uint64_t splitmix64(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ull;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
