@@ -145,7 +145,11 @@ int main(int argc, char** argv) {
     CLI::App& app = g.app();
     app.add_option("--n", n, "elements to scan (timed)")->check(decimal_integer())->check(CLI::Range(1LL, 1LL << 30));
     app.add_option("--dtype", dtype, "element type of the timed scan")->check(CLI::IsMember({"fp32", "int32"}));
-    app.add_flag("--exclusive", exclusive, "time the exclusive scan (default: inclusive)");
+    // A bare flag: CLI11 would read --exclusive=-1 or =off as "inclusive" and =2 as "exclusive".
+    app.add_flag("--exclusive", exclusive, "time the exclusive scan (default: inclusive)")
+        ->check(CLI::Validator([](std::string& v) -> std::string {
+          return v == "true" ? "" : "a flag that takes no value (got '" + v + "'); leave it out for the inclusive scan";
+        }, ""));
   };
   lab.describe = [](const ScanCase::Shape& s) {
     return fmt::format("{} {} scan of {} elements, {:.3f} GB read + written per launch (the 2n floor)",
