@@ -106,9 +106,13 @@ GradeCommand::GradeCommand(CLI::App& app) {
       ->option_text("FILE");
   sub_->add_option("--rubrics", rubrics_, "folder of rubrics searched by module [default: data/rubrics]")
       ->option_text("DIR");
-  sub_->add_option("--assignment", assignment_, "the rubric's assignment to grade (default: the first whose lab "
-                                                "is the record's; with --run, the first that has a run section)")
-      ->option_text("NAME");
+  sub_->add_option("--assignment", assignment_, "the rubric's assignment to grade (default: the first whose "
+                                                "exercise steps the record holds, else the record's lab's whole-run "
+                                                "assignment; with --run, the first that has a run section)")
+      ->option_text("NAME")
+      ->check(CLI::Validator(
+          [](const std::string& v) { return v.empty() ? std::string("a name is needed, not ''") : ""; },
+          "NAME"));
   auto* run = sub_->add_option("--run", run_module_, "run MODULE's lab (built beside tutor, or in --labs) with "
                                                     "options drawn from the seed, then grade its record")
                   ->option_text("MODULE");
