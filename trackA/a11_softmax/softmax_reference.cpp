@@ -31,6 +31,11 @@ void softmax_reference_row(std::span<const float> x, std::span<double> out) {
   for (double& v : out) v /= sum;
 }
 
+double softmax_tolerance(bool bf16, long long cols) {
+  if (bf16) return 8.0 * std::ldexp(1.0, -8);
+  return 8.0 * std::ldexp(1.0, -24) * (std::sqrt(double(cols)) + 3.0);
+}
+
 RowKind row_kind(long long row) {
   switch (row % 64) {
     case 1: return RowKind::masked;

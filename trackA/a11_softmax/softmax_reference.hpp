@@ -39,6 +39,16 @@ std::string row_kind_name(RowKind kind);
 /// rounded to bf16 first (the reference then reads exactly what the GPU reads).
 void fill_logits(std::span<float> out, long long cols, std::uint64_t seed, bool bf16);
 
+/// The relative L2 (and row-sum) tolerance of a step's output over rows of `cols` elements, as
+/// 8 x the error bound (the safety factor of tutor::default_tolerance, verify.hpp). fp32: each
+/// output carries one expf (at most 2 ulp: CUDA C++ Programming Guide, "Mathematical Functions",
+/// table of single-precision functions), one correctly rounded division, and the relative error
+/// of the row's sum of `cols` terms (u sqrt(cols) with random rounding errors: Higham, Accuracy
+/// and Stability of Numerical Algorithms, 2nd ed., sec. 2.8), u = 2^-24: 8 u (sqrt(cols) + 3).
+/// bf16: the one rounding of each output to bf16 dominates (u = 2^-8; fp32 arithmetic before
+/// it): 8 u = 0.03125, at any length.
+double softmax_tolerance(bool bf16, long long cols);
+
 /// Checks `got` (rows x cols, as fp32 values; bf16 outputs widened) against the fp64 reference
 /// `ref` of the same layout: fails when any element still holds `poison_bits` (never written),
 /// when a row whose reference is NaN is not NaN everywhere, when an element is NaN or infinite

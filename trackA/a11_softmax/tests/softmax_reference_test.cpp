@@ -94,6 +94,16 @@ TEST(Bf16, RoundsToNearestTiesToEven) {
   EXPECT_TRUE(std::isnan(bf16_to_float(float_to_bf16(std::numeric_limits<float>::quiet_NaN()))));
 }
 
+TEST(SoftmaxTolerance, Fp32GrowsWithTheRootOfTheRowAndBf16IsOneRounding) {
+  // fp32: 8 x 2^-24 x (sqrt(cols) + 3); at cols = 1: 8 x 2^-24 x 4 = 2^-19; at 8192 = 2^13:
+  // sqrt = 90.51, so 8 x 2^-24 x 93.51 = 4.459e-5.
+  EXPECT_DOUBLE_EQ(softmax_tolerance(false, 1), std::ldexp(1.0, -19));
+  EXPECT_NEAR(softmax_tolerance(false, 8192), 4.459e-5, 1e-8);
+  // bf16: 8 x 2^-8 = 2^-5, whatever the length.
+  EXPECT_DOUBLE_EQ(softmax_tolerance(true, 1), 0.03125);
+  EXPECT_DOUBLE_EQ(softmax_tolerance(true, 262144), 0.03125);
+}
+
 TEST(FillLogits, RowsFollowTheirKinds) {
   const long long cols = 6;
   std::vector<float> x(66 * cols);
