@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -171,7 +170,7 @@ int main(int argc, char** argv) {
   using a12::Shape;
   using a12::Values;
   int tokens = 16384, q_heads = 32, kv_heads = 8, head_dim = 128, rotary_dim = 0;
-  Layout layout = Layout::rotate_half;
+  std::string layout_name = "rotate_half";
   LadderLab<RopeNormCase> lab;
   lab.name = "a12_rope_rmsnorm";
   lab.module = "A12";
@@ -197,6 +196,7 @@ int main(int argc, char** argv) {
   };
   lab.is_large = [](const Shape& s) { return s.tokens > 1000; };
   lab.timed_shape = [&] {
+    const Layout layout = layout_name == "interleaved" ? Layout::interleaved : Layout::rotate_half;
     return Shape{tokens, q_heads, kv_heads, head_dim, rotary_dim == 0 ? head_dim : rotary_dim, layout, Values::uniform};
   };
   lab.add_options = [&](GpuLab& g) {
@@ -210,10 +210,9 @@ int main(int argc, char** argv) {
     app.add_option("--rotary-dim", rotary_dim, "leading elements of each head that RoPE rotates (even, at most "
                                                "--head-dim; 0: all of them)")
         ->check(decimal_integer())->check(CLI::Range(0, a12::kMaxHeadDim));
-    const std::map<std::string, Layout> layouts = {{"rotate_half", Layout::rotate_half},
-                                                   {"interleaved", Layout::interleaved}};
-    app.add_option("--layout", layout, "pairs RoPE rotates: rotate_half (Llama, NeoX, Qwen3) or interleaved (GPT-J)")
-        ->transform(CLI::CheckedTransformer(layouts, CLI::ignore_case));
+    app.add_option("--layout", layout_name, "pairs RoPE rotates: rotate_half (Llama, NeoX, Qwen3) or interleaved "
+                                            "(GPT-J)")
+        ->check(CLI::IsMember({"rotate_half", "interleaved"}))->capture_default_str();
   };
   lab.check_options = [&] {
     if (rotary_dim > head_dim)
