@@ -47,14 +47,25 @@ fresh() {
 
 # run FILE COMMAND...: appends "$ COMMAND", its output (stdout and stderr) and "# exit code: N"
 # to $OUT/FILE; a command that hangs is stopped after RECORDS_TIMEOUT seconds (default 300).
+# Exit code 3 is the labs' "no usable GPU" (a host-only build, or no GPU here): the script stops
+# there, exit 3, before that command's file is touched, so no record is replaced by a refusal.
+# run_optional is run for a command that may lack its stack (a Python script without torch
+# exits 3): its exit 3 is written down like any other code.
+run_optional() { records_optional=1 run "$@"; }
 run() {
   local file=$1
   shift
-  fresh "$file"
-  echo "\$ $*" >> "$OUT/$file"
-  timeout "${RECORDS_TIMEOUT:-300}" "$@" >> "$OUT/$file" 2>&1
+  local part="$OUT/.$file.part"
+  timeout "${RECORDS_TIMEOUT:-300}" "$@" > "$part" 2>&1
   local rc=$?
-  echo "# exit code: $rc" >> "$OUT/$file"
+  if [ $rc -eq 3 ] && [ -z "${records_optional:-}" ]; then
+    echo "run_h200.sh: $1 exited 3 (no usable GPU: $(head -c 200 "$part" | tr '\n' ' ')); stopped, $OUT/$file left as it was" >&2
+    rm -f "$part"
+    exit 3
+  fi
+  fresh "$file"
+  { echo "\$ $*"; cat "$part"; echo "# exit code: $rc"; } >> "$OUT/$file"
+  rm -f "$part"
   echo "  $file: exit $rc"
   return $rc
 }

@@ -18,7 +18,7 @@ cp "$lib" "$work/real/checkout/common/tools/run_records.sh"
 cat > "$work/real/builds/b1/z01_fake" <<'LAB'
 #!/usr/bin/env bash
 echo "exe $(readlink -f "$0") cwd $PWD/in.bin home $HOME/.cache scratch $SCRATCH/t.rep on $(hostname)"
-exit 3
+exit 4
 LAB
 chmod +x "$work/real/builds/b1/z01_fake"
 cat > "$work/real/checkout/trackZ/z01_fake/run_h200.sh" <<'SCRIPT'
@@ -41,7 +41,7 @@ rec=$work/real/checkout/out/z01/z01.txt
 grep -q "^\$ build/z01_fake --json out/z01/z01.json$" "$rec" || fail "command line: $(cat "$rec")"
 host=$(hostname); [ ${#host} -ge 4 ] && host=host
 grep -q "^exe build/z01_fake cwd in.bin home ~/.cache scratch t.rep on $host$" "$rec" || fail "paths not stripped: $(cat "$rec")"
-grep -q "^# exit code: 3$" "$rec" || fail "exit code: $(cat "$rec")"
+grep -q "^# exit code: 4$" "$rec" || fail "exit code: $(cat "$rec")"
 grep -q "$work" "$rec" && fail "a folder of the machine is left: $(cat "$rec")"
 grep -q "definitely-not-a-tool-zz is not installed here: skipped" "$work/real/checkout/out/z01/z01_sanitizer.txt" \
   || fail "skipped note"
@@ -52,8 +52,19 @@ grep -q "== done: out/z01 (2 files)" <<< "$log" || fail "summary: $log"
 (cd "$work/link" && HOME=$work/home SCRATCH=$work/scratch bash trackZ/z01_fake/run_h200.sh > /dev/null 2>&1)
 [ "$(grep -c "^# exit code" "$rec")" -eq 1 ] || fail "a second run appended to the first: $(cat "$rec")"
 
+# A lab that exits 3 (no usable GPU: a host-only build) stops the script, exit 3, and the record
+# it would have replaced is left as it was.
+before=$(cat "$rec")
+sed -i 's/^exit 4$/exit 3/' "$work/real/builds/b1/z01_fake"
+err=$(cd "$work/link" && SCRATCH=$work/scratch bash trackZ/z01_fake/run_h200.sh 2>&1 >/dev/null)
+rc=$?
+[ $rc -eq 3 ] || fail "a lab exiting 3: script exit $rc, want 3: $err"
+[ "$(cat "$rec")" = "$before" ] || fail "a lab exiting 3 changed the record: $(cat "$rec")"
+grep -q "exited 3" <<< "$err" || fail "a lab exiting 3: message: $err"
+ls -A "$work/real/checkout/out/z01" | grep -q part && fail "a .part file was left"
+
 rm "$work/real/checkout/build"
-err=$(cd "$work/link" && bash trackZ/z01_fake/run_h200.sh 2>&1 >/dev/null)
+err=$(cd "$work/link" && SCRATCH=$work/scratch bash trackZ/z01_fake/run_h200.sh 2>&1 >/dev/null)
 rc=$?
 [ $rc -eq 2 ] || fail "missing lab: exit $rc, want 2"
 [ "$(wc -l <<< "$err")" -eq 1 ] || fail "missing lab: more than one line: $err"

@@ -42,7 +42,7 @@ records() {
 torch_path() {
   echo "== torch: the same layer in PyTorch, torch.profiler per sub-op"
   rm -f "$OUT/b05_profile_torch.txt"
-  run b05_profile_torch.txt python3 trackB/b05_transformer/python/profile_layer.py --model llama-3.1-8b \
+  run_optional b05_profile_torch.txt python3 trackB/b05_transformer/python/profile_layer.py --model llama-3.1-8b \
     --json "$OUT/b05_profile_torch.json"
   tail -15 "$OUT/b05_profile_torch.txt"
 }

@@ -142,7 +142,8 @@ nlohmann::json rows_json(const std::vector<StepResult>& rows);
 
 /// Selects the steps named by --variant (all ladder and reference steps when none is named;
 /// the exercise only by name). Reference rows always run: they are the ceiling and the
-/// comparison every step is read against. Throws UsageError naming the allowed names.
+/// comparison every step is read against. Throws UsageError naming the allowed names, or the
+/// step named twice.
 template <class Case>
 std::vector<Step<Case>> select_steps(const std::vector<Step<Case>>& all, const std::vector<std::string>& names) {
   std::vector<Step<Case>> out;
@@ -153,9 +154,13 @@ std::vector<Step<Case>> select_steps(const std::vector<Step<Case>>& all, const s
   }
   std::string allowed;
   for (const auto& s : all) allowed += (allowed.empty() ? "" : ", ") + s.info.name;
-  for (const auto& want : names) {
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string& want = names[i];
     auto it = std::find_if(all.begin(), all.end(), [&](const auto& s) { return s.info.name == want; });
     if (it == all.end()) throw UsageError("--variant: unknown step '" + want + "'; allowed: " + allowed);
+    // A step named twice would give the record two rows of one name, which no grade accepts.
+    if (std::find(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(i), want) != names.begin() + static_cast<std::ptrdiff_t>(i))
+      throw UsageError("--variant: step '" + want + "' is named twice; name each step once");
     if (it->info.role != StepRole::reference) out.push_back(*it);
   }
   for (const auto& s : all)
