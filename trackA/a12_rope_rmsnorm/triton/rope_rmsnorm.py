@@ -112,8 +112,13 @@ def main() -> int:
         pos = tl.load(positions + r // heads, mask=row_ok, other=0).to(tl.float32)
         f = tl.load(inv_freq + pair, mask=rot, other=0.0)
         angle = pos[:, None] * f[None, :]                             # one fp32 product
-        c = tl.cos(angle)
-        s = tl.sin(angle)
+        # tl.cos / tl.sin may lower to the GPU's approximate instructions, accurate only on
+        # [-pi, pi] (PTX ISA, sin.approx.f32), and angles reach 32767 rad: reduce first
+        # (Cody-Waite, 2 pi in two parts: k x 6.28125 is exact for k < 2^16).
+        k = tl.floor(angle * 0.15915494309189535 + 0.5)
+        reduced = (angle - k * 6.28125) - k * 0.0019353071795864769
+        c = tl.cos(reduced)
+        s = tl.sin(reduced)
         sign = tl.where(lower, -1.0, 1.0)
         out = tl.where(rot[None, :], n * c + sign[None, :] * np_ * s, n)
         tl.store(y + base + d[None, :], out.to(tl.bfloat16), mask=mask)
