@@ -81,4 +81,31 @@ double unfused_bytes(const Dims& d) { return 4 * activations(d) + small_arrays(d
 double fused_table_bytes(const Dims& d) { return 2 * activations(d) + small_arrays(d) + table_rows(d); }
 double fused_compute_bytes(const Dims& d) { return minimum_bytes(d) + (d.rotary_dim / 2) * 4.0; }
 
+std::vector<std::uint16_t> residual_sum(std::span<const std::uint16_t> x, std::span<const std::uint16_t> residual) {
+  std::vector<std::uint16_t> s(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    volatile float sum = bf16_to_float(x[i]) + bf16_to_float(residual[i]);  // one fp32 addition
+    s[i] = float_to_bf16(sum);
+  }
+  return s;
+}
+
+std::vector<double> rmsnorm_reference(std::span<const std::uint16_t> s, std::span<const std::uint16_t> weight,
+                                      int hidden, double eps) {
+  const std::size_t h = std::size_t(hidden);
+  std::vector<double> y(s.size());
+  for (std::size_t row = 0; row + h <= s.size(); row += h) {
+    double sum_sq = 0;
+    for (std::size_t i = 0; i < h; ++i) sum_sq += double(bf16_to_float(s[row + i])) * bf16_to_float(s[row + i]);
+    const double inv_rms = 1.0 / std::sqrt(sum_sq / double(h) + eps);
+    for (std::size_t i = 0; i < h; ++i) y[row + i] = bf16_to_float(s[row + i]) * inv_rms * bf16_to_float(weight[i]);
+  }
+  return y;
+}
+
+double add_norm_tolerance(int hidden) { return std::ldexp(1.0, -8) + (hidden + 8) * std::ldexp(1.0, -24); }
+
+double add_norm_minimum_bytes(int tokens, int hidden) { return 4.0 * tokens * hidden * 2 + hidden * 2.0; }
+double add_then_norm_bytes(int tokens, int hidden) { return 5.0 * tokens * hidden * 2 + hidden * 2.0; }
+
 }  // namespace tutor::a12

@@ -65,4 +65,23 @@ double unfused_bytes(const Dims& d);
 double fused_table_bytes(const Dims& d);
 double fused_compute_bytes(const Dims& d);
 
+// ---- a12_add_rmsnorm: the residual add and RMSNorm of Llama-style blocks (add_rmsnorm.hpp) ----
+
+/// s = bf16(x + residual), the sum formed in fp32 (exact for two bf16 of similar magnitude,
+/// rounded once otherwise) and rounded to bf16 once: the GPU steps form it the same way, so s
+/// must match bit for bit.
+std::vector<std::uint16_t> residual_sum(std::span<const std::uint16_t> x, std::span<const std::uint16_t> residual);
+
+/// y = s / sqrt(mean(s^2) + eps) * weight per row of `hidden`, in fp64 from the bf16 s.
+std::vector<double> rmsnorm_reference(std::span<const std::uint16_t> s, std::span<const std::uint16_t> weight,
+                                      int hidden, double eps);
+
+/// One bf16 rounding of each output and the fp32 sum of `hidden` squares: u_bf16 + (hidden + 8) u_fp32.
+double add_norm_tolerance(int hidden);
+
+/// Bytes per launch: the minimum (x and the residual read, the new stream and y written, the
+/// weight read) and the two-kernel form's (the stream read back once more).
+double add_norm_minimum_bytes(int tokens, int hidden);
+double add_then_norm_bytes(int tokens, int hidden);
+
 }  // namespace tutor::a12

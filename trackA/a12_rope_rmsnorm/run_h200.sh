@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # A12 on an NVIDIA GPU (written for the H200 records in docs/results/H200/a12_rope_rmsnorm/): the
 # ladder at Qwen3-8B's q/k shape (record .json, and the table with the bytes table as .txt),
-# graded; the interleaved layout with partial rotary; the Triton kernel with torch eager and
+# graded; the interleaved layout with partial rotary; the residual add + RMSNorm lab
+# (a12_add_rmsnorm, Llama 3 8B's hidden size); the Triton kernel with torch eager and
 # torch.compile in the same call; Nsight Compute's DRAM bytes read and written by each step's
 # kernels (one timed launch each, selected by the step's NVTX range); the exercises (stubs, which
 # fail by design, and worked solutions), graded; compute-sanitizer memcheck, racecheck and
 # synccheck on every kernel at small sizes. It builds nothing; build first, from the repository root:
 #
 #   cmake --preset cuda -DCMAKE_CUDA_ARCHITECTURES=90 -DTUTOR_BUILD_TESTS=OFF
-#   cmake --build build --target a12_rope_rmsnorm tutor
+#   cmake --build build --target a12_rope_rmsnorm a12_add_rmsnorm tutor
 #   cmake --preset cuda -B build-solutions -DCMAKE_CUDA_ARCHITECTURES=90 -DTUTOR_BUILD_TESTS=OFF \
 #         -DTUTOR_EXERCISE_SOLUTIONS=ON
 #   cmake --build build-solutions --target a12_rope_rmsnorm
@@ -33,6 +34,10 @@ echo "== interleaved pairs (GPT-J), rotary 64 of 128"
 run a12_rope_rmsnorm_interleaved.txt "$lab" --layout interleaved --rotary-dim 64 --skip-large-check \
     --json "$OUT/a12_rope_rmsnorm_interleaved.json"
 
+echo "== the residual add + RMSNorm of Llama-style blocks: two kernels and one, 16384 x 4096"
+add_norm=$BUILD/a12_add_rmsnorm
+run a12_add_rmsnorm.txt "$add_norm" --json "$OUT/a12_add_rmsnorm.json"
+
 echo "== Triton, torch eager and torch.compile of the same math, in one call"
 if python3 -c "import torch, triton" > /dev/null 2>&1; then
   run rope_rmsnorm_triton.txt python3 "$root/trackA/a12_rope_rmsnorm/triton/rope_rmsnorm.py" \
@@ -49,6 +54,10 @@ if have ncu; then
   run a12_rope_rmsnorm_ncu.txt ncu --clock-control none --nvtx "${ranges[@]}" -k regex:token_heads -c 5 \
       --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed \
       "$lab" --skip-large-check --reps 1 --warmup 0
+  run a12_rope_rmsnorm_ncu.txt ncu --clock-control none --nvtx --nvtx-include "add_then_norm/" \
+      --nvtx-include "add_norm_fused/" -k regex:"residual_add|rmsnorm_rows|add_rmsnorm_fused" -c 3 \
+      --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed \
+      "$add_norm" --skip-large-check --reps 1 --warmup 0
 else
   skipped a12_rope_rmsnorm_ncu.txt ncu
 fi
@@ -76,6 +85,7 @@ small=(--tokens 1000 --skip-large-check --reps 2 --warmup 1)
 if have compute-sanitizer; then
   for tool in memcheck racecheck synccheck; do
     run a12_rope_rmsnorm_sanitizer.txt compute-sanitizer --tool $tool "$lab" "${small[@]}"
+    run a12_rope_rmsnorm_sanitizer.txt compute-sanitizer --tool $tool "$add_norm" "${small[@]}"
     if [ -n "$solution_lab" ]; then
       run exercises_a12_rope_rmsnorm_sanitizer.txt compute-sanitizer --tool $tool "$solution_lab" \
           --variant exercise --variant exercise_compute "${small[@]}"

@@ -162,3 +162,33 @@ TEST(Bytes, WhatEachStepMoves) {
 
 }  // namespace
 }  // namespace tutor::a12
+
+namespace tutor::a12 {
+namespace {
+
+TEST(AddNorm, ResidualSumRoundsOnce) {
+  // 1 + 2 = 3 exactly; 1 + 2^-8 is a tie between 1 and 1 + 2^-7 in bf16: to the even 1.
+  const auto s = residual_sum(bf16s({1, 1}), bf16s({2, std::ldexp(1.0f, -8)}));
+  EXPECT_EQ(s[0], float_to_bf16(3.0f));
+  EXPECT_EQ(s[1], float_to_bf16(1.0f));
+}
+
+TEST(AddNorm, RmsNormOfEachRow) {
+  // Two rows of hidden 2: (3, 4) -> (3, 4) / sqrt(12.5) with weight (1, 2) and eps 0; (1, 1) -> (1, 2).
+  const auto y = rmsnorm_reference(bf16s({3, 4, 1, 1}), bf16s({1, 2}), 2, 0.0);
+  EXPECT_DOUBLE_EQ(y[0], 3 / std::sqrt(12.5));
+  EXPECT_DOUBLE_EQ(y[1], 2 * 4 / std::sqrt(12.5));
+  EXPECT_DOUBLE_EQ(y[2], 1.0);
+  EXPECT_DOUBLE_EQ(y[3], 2.0);
+}
+
+TEST(AddNorm, ToleranceAndBytes) {
+  // 2^-8 + (4096 + 8) x 2^-24.
+  EXPECT_DOUBLE_EQ(add_norm_tolerance(4096), std::ldexp(1.0, -8) + 4104 * std::ldexp(1.0, -24));
+  // 2 tokens x 4: x, residual read (2 x 16 B), s, y written (2 x 16 B), weight 8 B; the unfused pair reads s again.
+  EXPECT_EQ(add_norm_minimum_bytes(2, 4), 64 + 8);
+  EXPECT_EQ(add_then_norm_bytes(2, 4), 80 + 8);
+}
+
+}  // namespace
+}  // namespace tutor::a12
