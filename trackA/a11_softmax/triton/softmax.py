@@ -207,7 +207,7 @@ def main() -> int:
                        "lab_copy_GBps": rec["device"]["measured"]["copy_GBps"], "command": " ".join(cmd)}
         else:
             lab_row = {"name": "C++ vectorised (a11_softmax)", "role": "reference", "verified": False,
-                       "reason": f"exit {run.returncode}: {run.stderr.strip().splitlines()[-1:] or ''}"}
+                       "reason": f"exit {run.returncode}: {''.join(run.stderr.strip().splitlines()[-1:])}"}
         rows_out.append(lab_row)
 
     out = sys.stderr if a.json == "-" else sys.stdout
