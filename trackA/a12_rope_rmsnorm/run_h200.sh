@@ -80,8 +80,8 @@ else
   echo "  $SOLUTIONS/a12_rope_rmsnorm not built: the worked solutions are not run"
 fi
 
-echo "== compute-sanitizer: memcheck, racecheck, synccheck on every kernel (1000 tokens; the small shapes verified too)"
-small=(--tokens 1000 --skip-large-check --reps 2 --warmup 1)
+echo "== compute-sanitizer: memcheck, racecheck, synccheck on every kernel (200 tokens; the small shapes verified too)"
+small=(--tokens 200 --skip-large-check --reps 1 --warmup 0)
 if have compute-sanitizer; then
   for tool in memcheck racecheck synccheck; do
     run a12_rope_rmsnorm_sanitizer.txt compute-sanitizer --tool $tool "$lab" "${small[@]}"

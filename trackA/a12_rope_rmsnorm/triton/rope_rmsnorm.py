@@ -78,7 +78,7 @@ def main() -> int:
         print("rope_rmsnorm.py: no usable GPU: torch.cuda.is_available() is False", file=sys.stderr)
         return 3
 
-    @triton.autotune(configs=[triton.Config({"ROWS": r}, num_warps=w) for r in (2, 4, 8, 16) for w in (2, 4)],
+    @triton.autotune(configs=[triton.Config({"ROWS": r}, num_warps=w) for r in (4, 8, 16) for w in (2, 4)],
                      key=["heads", "head_dim", "rotary_dim", "INTERLEAVED"])
     @triton.jit
     def rope_rmsnorm_kernel(x, y, q_weight, k_weight, positions, inv_freq, rows, heads, q_heads, head_dim, rotary_dim,
