@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <limits>
 #include <stdexcept>
+#include <thread>
+#include <vector>
 
 namespace tutor::a11 {
 
@@ -34,6 +36,20 @@ void softmax_reference_row(std::span<const float> x, std::span<double> out) {
 double softmax_tolerance(bool bf16, long long cols) {
   if (bf16) return 8.0 * std::ldexp(1.0, -8);
   return 8.0 * std::ldexp(1.0, -24) * (std::sqrt(double(cols)) + 3.0);
+}
+
+void softmax_reference(std::span<const float> x, long long cols, std::span<double> out, unsigned threads) {
+  if (cols < 1 || x.size() != out.size() || x.size() % std::size_t(cols) != 0)
+    throw std::invalid_argument("softmax_reference: input and output of the same whole number of rows");
+  const std::size_t c = std::size_t(cols), rows = x.size() / c;
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t per = std::max<std::size_t>(1, (rows + threads - 1) / threads);
+  auto some_rows = [&](std::size_t first, std::size_t last) {
+    for (std::size_t r = first; r < last; ++r) softmax_reference_row(x.subspan(r * c, c), out.subspan(r * c, c));
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t first = 0; first < rows; first += per) pool.emplace_back(some_rows, first, std::min(rows, first + per));
+  for (auto& t : pool) t.join();
 }
 
 RowKind row_kind(long long row) {

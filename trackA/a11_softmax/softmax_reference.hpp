@@ -23,6 +23,11 @@ std::uint16_t float_to_bf16(float v);
 /// that differ or an empty row.
 void softmax_reference_row(std::span<const float> x, std::span<double> out);
 
+/// softmax_reference_row over every row of a row-major matrix of `cols` columns, the rows split
+/// over `threads` host threads (0: one per hardware thread). Throws std::invalid_argument when
+/// the sizes differ or are not a whole number of rows.
+void softmax_reference(std::span<const float> x, long long cols, std::span<double> out, unsigned threads = 0);
+
 /// What row r of an input holds. Every row but these four in each 64 holds logits drawn
 /// uniformly from [-8, 8) (the range of attention scores after scaling):
 ///   r % 64 == 1  masked: every element -infinity (the reference's output is NaN)

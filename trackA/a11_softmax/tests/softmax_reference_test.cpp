@@ -63,6 +63,22 @@ TEST(SoftmaxReference, RejectsAnEmptyRowOrAShortOutput) {
   EXPECT_THROW(softmax_reference_row(std::vector<float>{1.0f, 2.0f}, out), std::invalid_argument);
 }
 
+TEST(SoftmaxReference, AMatrixIsItsRowsWhateverTheThreadCount) {
+  // Rows [0, 0], [0, ln 3], [-inf, -inf]: 1/2 1/2, 1/4 3/4, NaN NaN (the tests above).
+  const std::vector<float> x{0.0f, 0.0f, 0.0f, float(std::log(3.0)), -kInf, -kInf};
+  for (unsigned threads : {1u, 2u, 3u, 8u}) {
+    std::vector<double> y(x.size());
+    softmax_reference(x, 2, y, threads);
+    EXPECT_DOUBLE_EQ(y[0], 0.5);
+    EXPECT_NEAR(y[3], 0.75, 1e-7);
+    EXPECT_TRUE(std::isnan(y[4]) && std::isnan(y[5]));
+  }
+  std::vector<double> short_out(5);
+  EXPECT_THROW(softmax_reference(x, 2, short_out), std::invalid_argument);
+  std::vector<double> y(x.size());
+  EXPECT_THROW(softmax_reference(x, 4, y), std::invalid_argument);  // 6 is not a whole number of rows of 4
+}
+
 TEST(MergeMaxSum, TheSmallerMaximumsSumIsRescaled) {
   // (m, d) = (2, 1) and (0, 1): m = 2, d = 1 + 1 * exp(0 - 2) (Milakov and Gimelshein 2018, eq. 4).
   const MaxSum s = MergeMaxSum{}(MaxSum{2.0f, 1.0f}, MaxSum{0.0f, 1.0f});
