@@ -81,9 +81,9 @@ echo "== compute-sanitizer: memcheck, racecheck, synccheck on every kernel at sm
 # synccheck in fp32; then the solutions' exercises.
 if have compute-sanitizer; then
   for tool in memcheck racecheck synccheck; do
-    types="fp32 bf16"
-    [ $tool = memcheck ] || types=fp32  # the shared-memory code is the same for both types
-    for t in $types; do
+    types=(fp32 bf16)
+    [ $tool = memcheck ] || types=(fp32)  # the shared-memory code is the same for both types
+    for t in "${types[@]}"; do
       run a11_softmax_sanitizer.txt compute-sanitizer --tool $tool "$lab" --dtype $t --rows 300 --cols 4099 \
           --reps 1 --warmup 0 --no-flush-l2 --skip-large-check
     done
