@@ -84,7 +84,7 @@ if have compute-sanitizer; then
     types=(fp32 bf16)
     [ $tool = memcheck ] || types=(fp32)  # the shared-memory code is the same for both types
     for t in "${types[@]}"; do
-      run a11_softmax_sanitizer.txt compute-sanitizer --tool $tool "$lab" --dtype $t --rows 300 --cols 4099 \
+      run a11_softmax_sanitizer.txt compute-sanitizer --tool $tool "$lab" --dtype "$t" --rows 300 --cols 4099 \
           --reps 1 --warmup 0 --no-flush-l2 --skip-large-check
     done
     if [ -n "$solution_lab" ]; then
