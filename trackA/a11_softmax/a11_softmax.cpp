@@ -189,6 +189,10 @@ int main(int argc, char** argv) {
     return ModelRow{step.name, a11::passes(step.name, s.cols) * SoftmaxCase::elements(s) * double(SoftmaxCase::elem_bytes(s)),
                     0, "every read of the row counted as HBM traffic; L2 can serve re-reads of rows in flight"};
   };
+  lab.after_steps = [](LadderRun<SoftmaxCase>& run, nlohmann::json&) {
+    run.notes["vendor_row"] = "none: CUDA's toolkit has no softmax (cuDNN's is a separate library); "
+                              "triton/softmax.py times torch.softmax and torch.compile beside this lab's vectorised step";
+  };
   lab.device_bytes = [](const SoftmaxCase::Shape& s) {
     return SoftmaxCase::bytes(s) + 8.0 * double(s.rows);
   };
