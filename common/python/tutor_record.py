@@ -54,4 +54,8 @@ def write_json(record: dict, path: str) -> None:
         f.write(text)
         f.flush()
         os.fsync(f.fileno())
+    # A temporary file is private (0600); the record gets the mode a plain open() would give it.
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(f.name, 0o666 & ~mask)
     os.replace(f.name, path)

@@ -82,8 +82,9 @@ skipped() {
 # records_sed_script: fills the array path_sed with sed expressions that turn the measuring
 # machine's folders into what was typed: the build folders' resolved paths into their names, the
 # checkout (as typed and resolved) into nothing, the home folder into "~", any folder named in
-# records_extra_prefixes (a scratch folder) into nothing, and the machine's name (Nsight Compute
-# prints it beside the process) into "host". Longest prefixes first.
+# records_extra_prefixes (a scratch folder) into nothing, the machine's name (Nsight Compute
+# prints it beside the process) into "host", and an installed Python package's folder into
+# "<site-packages>". Longest prefixes first.
 records_sed_script() {
   local pairs=() dir pair from to
   for dir in "$BUILD" "$SOLUTIONS"; do
@@ -96,6 +97,8 @@ records_sed_script() {
   host=$(hostname 2>/dev/null || true)
   [ "${#host}" -ge 4 ] && pairs+=("$host=host")
   path_sed=()
+  # Python's warnings name the file they come from: an installed package's folder on this machine.
+  path_sed+=(-e 's|/[^ "]*/site-packages/|<site-packages>/|g')
   for pair in "${pairs[@]}"; do
     from=${pair%%=*} to=${pair#*=}
     [ "${#from}" -gt 2 ] || continue  # never "/" alone

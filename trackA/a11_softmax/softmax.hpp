@@ -31,6 +31,7 @@ void launch_block_fused(const SoftmaxArgs& a);
 void launch_online(const SoftmaxArgs& a);
 void launch_warp_row(const SoftmaxArgs& a);
 void launch_vectorised(const SoftmaxArgs& a);
+void launch_fast_math(const SoftmaxArgs& a);
 /// The learner's exercises (exercises/cuda|hip/, worked solutions in exercises/solutions/):
 /// TODO kernels the driver runs only when named (--variant exercise_online, exercise_registers).
 void launch_exercise_online(const SoftmaxArgs& a);

@@ -43,6 +43,17 @@ TUTOR_DEVICE inline std::uint16_t minus_infinity<std::uint16_t>() { return 0xff8
 // exp(x - m), with the row's maximum m. Where m is -infinity every element is: 0 / 0 then
 // gives NaN, as torch.softmax does for a fully masked row.
 TUTOR_DEVICE inline float shifted_exp(float x, float m) { return expf(x - m); }
+
+// The same with the approximate exponential (CUDA C++ Programming Guide, "Intrinsic Functions":
+// __expf has a maximum error of 2 + floor(abs(1.173 * x)) ulp; HIP provides the same name),
+// for the fast_math step. exp(-inf) is still 0 and -inf - (-inf) is still NaN.
+TUTOR_DEVICE inline float fast_shifted_exp(float x, float m) { return __expf(x - m); }
+
+template <bool kFast>
+TUTOR_DEVICE inline float exp_of(float x, float m) {
+  if constexpr (kFast) return fast_shifted_exp(x, m);
+  else return shifted_exp(x, m);
+}
 #endif
 
 /// The online normaliser (Milakov and Gimelshein 2018, "Online normalizer calculation for

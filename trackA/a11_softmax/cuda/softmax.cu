@@ -190,7 +190,7 @@ constexpr int kVecWidth = 16 / static_cast<int>(sizeof(T));
 
 // `group` threads (a warp, or the whole block) own one row; thread t of the group holds vector p
 // at element (p * group + t) * width, so each load instruction of the group is contiguous.
-template <class T, bool kWarpPerRow>
+template <class T, bool kWarpPerRow, bool kFast>
 __global__ void __launch_bounds__(1024) vectorised_registers(const void* in, void* out, int rows, int cols) {
   constexpr int kWidth = kVecWidth<T>;
   constexpr int kVecs = kElemsPerThread / kWidth;
@@ -222,23 +222,24 @@ __global__ void __launch_bounds__(1024) vectorised_registers(const void* in, voi
     for (int k = 0; k < kWidth; ++k) {
       // Elements past the row's end hold -infinity: exp gives 0 unless the whole row is masked.
       const std::size_t i = static_cast<std::size_t>(p * group + t) * kWidth + k;
-      v[p][k] = i < n ? shifted_exp(v[p][k], m) : 0.0f;
+      v[p][k] = i < n ? exp_of<kFast>(v[p][k], m) : 0.0f;
       d += v[p][k];
     }
   }
   d = kWarpPerRow ? device::warp_reduce_sum(d) : device::block_reduce_sum(d, scratch);
+  const float inv_d = 1.0f / d;  // step 6: one division per row, a multiply per element
   T* y = row_out<T>(out, row, cols);
   TUTOR_UNROLL
   for (int p = 0; p < kVecs; ++p) {
     device::Vec<T, kWidth> o;
     TUTOR_UNROLL
-    for (int k = 0; k < kWidth; ++k) o[k] = from_f32<T>(v[p][k] / d);
+    for (int k = 0; k < kWidth; ++k) o[k] = from_f32<T>(kFast ? v[p][k] * inv_d : v[p][k] / d);
     device::store_vec<kWidth>(y, static_cast<std::size_t>(p * group + t) * kWidth, n, o);
   }
 }
 
 // Rows longer than kRegisterCols: the online pass and the normalise pass, both with 16-byte loads.
-template <class T>
+template <class T, bool kFast>
 __global__ void __launch_bounds__(1024) vectorised_online(const void* in, void* out, int cols) {
   constexpr int kWidth = kVecWidth<T>;
   __shared__ MaxSum scratch[device::kMaxWarpsPerBlock];
@@ -257,38 +258,52 @@ __global__ void __launch_bounds__(1024) vectorised_online(const void* in, void* 
     float vd = 0.0f;
     if (vm != to_f32(minus_infinity<T>())) {
       TUTOR_UNROLL
-      for (int k = 0; k < kWidth; ++k) vd += i + k < n ? shifted_exp(to_f32(raw[k]), vm) : 0.0f;
+      for (int k = 0; k < kWidth; ++k) vd += i + k < n ? exp_of<kFast>(to_f32(raw[k]), vm) : 0.0f;
     }
     s = MergeMaxSum{}(s, MaxSum{vm, vd});
   }
   s = block_merge(s, scratch);
+  const float inv_d = 1.0f / s.d;
   for (std::size_t i = static_cast<std::size_t>(threadIdx.x) * kWidth; i < n; i += step) {
     const device::Vec<T, kWidth> raw = device::load_vec<kWidth>(x, i, n, minus_infinity<T>());
     device::Vec<T, kWidth> o;
     TUTOR_UNROLL
-    for (int k = 0; k < kWidth; ++k) o[k] = from_f32<T>(shifted_exp(to_f32(raw[k]), s.m) / s.d);
+    for (int k = 0; k < kWidth; ++k) {
+      const float e = exp_of<kFast>(to_f32(raw[k]), s.m);
+      o[k] = from_f32<T>(kFast ? e * inv_d : e / s.d);
+    }
     device::store_vec<kWidth>(y, i, n, o);
   }
 }
 
-void launch_vectorised(const SoftmaxArgs& a) {
+template <bool kFast>
+void launch_vectorised_as(const SoftmaxArgs& a) {
   const int lanes = lanes_of_device();
   by_type(a, [&](auto t) {
     using T = decltype(t);
     if (a.cols <= lanes * kElemsPerThread) {
       const int rows_per_block = kBlockThreads / lanes;
-      vectorised_registers<T, true><<<ceil_div(a.rows, rows_per_block), kBlockThreads>>>(a.in, a.out, a.rows, a.cols);
-      TUTOR_GPU_CHECK_LAUNCH((vectorised_registers<T, true>));
+      vectorised_registers<T, true, kFast><<<ceil_div(a.rows, rows_per_block), kBlockThreads>>>(a.in, a.out, a.rows, a.cols);
+      TUTOR_GPU_CHECK_LAUNCH((vectorised_registers<T, true, kFast>));
     } else if (a.cols <= kRegisterCols) {
       // Just enough whole wavefronts (64 threads suits both vendors) for the row at 32 per thread.
       const int threads = static_cast<int>(device::round_up(ceil_div(a.cols, kElemsPerThread), 64));
-      vectorised_registers<T, false><<<a.rows, threads>>>(a.in, a.out, a.rows, a.cols);
-      TUTOR_GPU_CHECK_LAUNCH((vectorised_registers<T, false>));
+      vectorised_registers<T, false, kFast><<<a.rows, threads>>>(a.in, a.out, a.rows, a.cols);
+      TUTOR_GPU_CHECK_LAUNCH((vectorised_registers<T, false, kFast>));
     } else {
-      vectorised_online<T><<<a.rows, 1024>>>(a.in, a.out, a.cols);
-      TUTOR_GPU_CHECK_LAUNCH(vectorised_online<T>);
+      vectorised_online<T, kFast><<<a.rows, 1024>>>(a.in, a.out, a.cols);
+      TUTOR_GPU_CHECK_LAUNCH((vectorised_online<T, kFast>));
     }
   });
 }
+
+void launch_vectorised(const SoftmaxArgs& a) { launch_vectorised_as<false>(a); }
+
+// ---- Step 6: fast_math ---------------------------------------------------------------------
+// Step 5's kernels with the hardware's approximate exponential (__expf: one multiply by log2(e)
+// and the special-function unit's 2^x) and one reciprocal per row instead of a division per
+// element. At half the bytes per element, a bf16 row leaves the instructions per element, not
+// the bytes, as the limit; this step removes most of them (README section 5).
+void launch_fast_math(const SoftmaxArgs& a) { launch_vectorised_as<true>(a); }
 
 }  // namespace tutor::a11
