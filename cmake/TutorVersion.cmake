@@ -18,3 +18,6 @@ elseif(GIT_FOUND)
 endif()
 configure_file("${CMAKE_CURRENT_LIST_DIR}/version.hpp.in"
                "${CMAKE_BINARY_DIR}/generated/tutor/version.hpp" @ONLY)
+# The same string for scripts beside the build (run_records.sh hands it to the Python labs, so
+# their records name the version the C++ labs of that build name).
+file(WRITE "${CMAKE_BINARY_DIR}/tutor_version.txt" "${TUTOR_GIT_DESCRIBE}\n")

@@ -15,9 +15,9 @@
 # The repository root, from this file's place in it (common/tools/), as the shell was told it.
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
-# records_begin LAB DEFAULT_OUT: the output and build folders, the lab's path ($lab), and its
-# worked-solution twin ($solution_lab, empty when that build is missing). Exits 2 with one line
-# when the lab is not built.
+# records_begin LAB DEFAULT_OUT: the output and build folders, the lab's path ($lab), its
+# worked-solution twin ($solution_lab, empty when that build is missing), and TUTOR_VERSION (the
+# build's, for Python records). Exits 2 with one line when the lab is not built.
 records_begin() {
   OUT=${OUT:-$2}
   BUILD=${BUILD:-build}
@@ -31,6 +31,11 @@ records_begin() {
   solution_lab=
   # shellcheck disable=SC2034  # read by the script that sources this one
   [ -x "$SOLUTIONS/$1" ] && solution_lab=$SOLUTIONS/$1
+  # The build's version for the Python labs' records (common/python/tutor_record.py reads it).
+  if [ -z "${TUTOR_VERSION:-}" ] && [ -f "$BUILD/tutor_version.txt" ]; then
+    TUTOR_VERSION=$(cat "$BUILD/tutor_version.txt")
+    export TUTOR_VERSION
+  fi
   mkdir -p "$OUT"
   records_extra_prefixes=()
 }

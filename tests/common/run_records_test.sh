@@ -21,6 +21,7 @@ echo "exe $(readlink -f "$0") cwd $PWD/in.bin home $HOME/.cache scratch $SCRATCH
 exit 4
 LAB
 chmod +x "$work/real/builds/b1/z01_fake"
+echo "abc1234" > "$work/real/builds/b1/tutor_version.txt"
 cat > "$work/real/checkout/trackZ/z01_fake/run_h200.sh" <<'SCRIPT'
 #!/usr/bin/env bash
 set -u -o pipefail
@@ -29,6 +30,7 @@ records_begin z01_fake out/z01
 records_extra_prefixes+=("$SCRATCH")
 run z01.txt "$lab" --json "$OUT/z01.json"
 [ -z "$solution_lab" ] || echo "solution_lab should be empty"
+echo "version=$TUTOR_VERSION"
 have definitely-not-a-tool-zz || skipped z01_sanitizer.txt definitely-not-a-tool-zz
 records_end
 SCRIPT
@@ -47,6 +49,7 @@ grep -q "definitely-not-a-tool-zz is not installed here: skipped" "$work/real/ch
   || fail "skipped note"
 grep -q "solution_lab should be empty" <<< "$log" && fail "solution_lab set without a solutions build"
 grep -q "== done: out/z01 (2 files)" <<< "$log" || fail "summary: $log"
+grep -q "^version=abc1234$" <<< "$log" || fail "TUTOR_VERSION not taken from the build: $log"
 
 # A second run starts each record afresh: no line of the first run is kept.
 (cd "$work/link" && HOME=$work/home SCRATCH=$work/scratch bash trackZ/z01_fake/run_h200.sh > /dev/null 2>&1)

@@ -40,7 +40,7 @@ run a12_add_rmsnorm.txt "$add_norm" --json "$OUT/a12_add_rmsnorm.json"
 
 echo "== Triton, torch eager and torch.compile of the same math, in one call"
 if python3 -c "import torch, triton" > /dev/null 2>&1; then
-  run rope_rmsnorm_triton.txt python3 "$root/trackA/a12_rope_rmsnorm/triton/rope_rmsnorm.py" \
+  run rope_rmsnorm_triton.txt python3 trackA/a12_rope_rmsnorm/triton/rope_rmsnorm.py \
       --json "$OUT/rope_rmsnorm_triton.json"
 else
   skipped rope_rmsnorm_triton.txt "python3 with torch and triton"
