@@ -259,6 +259,12 @@ const std::map<std::string, std::string> kCommittedAssignments = {
     {"a05_atomics/a05_histogram_f32.json", "ladder"},
     {"a05_atomics/a05_histogram_sweep.json", "ladder"},  // every point of the sweep graded as a ladder
     {"a07_tiled_gemm/a07_sgemm.json", "ladder"},
+    {"a11_softmax/a11_softmax.json", "ladder"},
+    {"a11_softmax/a11_softmax_bf16.json", "ladder"},
+    {"a11_softmax/a11_softmax_sweep_fp32.json", "ladder"},  // every point of the sweep graded as a ladder
+    {"a11_softmax/a11_softmax_sweep_bf16.json", "ladder"},
+    {"a12_rope_rmsnorm/a12_rope_rmsnorm.json", "ladder"},
+    {"a12_rope_rmsnorm/a12_rope_rmsnorm_interleaved.json", "ladder"},
     {"a07_tiled_gemm/a07_sgemm_sizes.json", "sizes"},
     {"b01_architecture/b01_device_info.json", "device_report"},  // once re-run with the schema
     {"b02_roofline/b02_roofline.json", "sweep"},
