@@ -1,6 +1,6 @@
 #pragma once
 // Which code a lab's exercise rows run: the stubs the learner edits in <module>/exercises/, or,
-// in a build configured with -DTUTOR_EXERCISE_SOLUTIONS=ON (cmake/TutorGpuExercises.cmake
+// in a build configured with -DTUTOR_EXERCISE_SOLUTIONS=ON (cmake/TutorAddLab.cmake
 // defines the macro for the lab's targets), the worked solutions in exercises/solutions/.
 // The constants have internal linkage on purpose: each translation unit reads the macro as its
 // own target defines it, and only a lab's own files ask.
