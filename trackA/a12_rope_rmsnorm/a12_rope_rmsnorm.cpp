@@ -150,7 +150,8 @@ std::vector<Step<RopeNormCase>> ladder() {
                                "the problem's minimum bytes", "+0-5% (the table was a few % of the bytes)",
            TUTOR_LAUNCHER(launch_fused_compute)),
       step(4, "fused_batched", "each thread loads the rows of up to 4 of its token's heads before it reduces any: "
-                               "four 16-byte loads in flight instead of one (Little's law)", "+5-20%",
+                               "four 16-byte loads in flight instead of one (Little's law)",
+           "slower on the H200: see README 5.1",
            TUTOR_LAUNCHER(launch_fused_batched)),
       step(0, "exercise", "your kernel from exercises/: RMSNorm and RoPE in one kernel, cos/sin from the table",
            "as fused_table", TUTOR_LAUNCHER(launch_exercise_fused), StepRole::exercise),
