@@ -139,7 +139,8 @@ std::vector<ReduceStep> ladder() {
                                   "since Volta; the tail starts at the vendor's lane count)", "+10-40%",
            TUTOR_LAUNCHER(launch_unroll_last_warp)),
       step(5, "warp_shuffle", "warps reduce in registers by xor shuffles over kWarpLanes lanes (32 or 64); one "
-                              "value per warp through shared memory", "+0-20%", TUTOR_LAUNCHER(launch_warp_shuffle)),
+                              "value per warp through shared memory", "slower at 2 elements per thread: see README 5.1",
+           TUTOR_LAUNCHER(launch_warp_shuffle)),
       step(6, "single_pass_atomic", "one pass: grid-stride loop of 16-byte loads, block reduce, one atomicAdd per "
                                     "block; the bits depend on arrival order", "near copy bandwidth",
            TUTOR_LAUNCHER(launch_single_pass_atomic)),
