@@ -1,7 +1,7 @@
 // A04 exercise 1, scan_blelloch (CUDA; HIP twin: ../hip/scan_blelloch.hip).
 //
 // Write the work-efficient block scan, then run
-//   ./build/a04_scan --variant exercise --variant brent_kung --skip-large-check
+//   ./build/a04_scan --variant exercise --variant brent_kung --skip-large-check --n 16777216
 // The lab verifies it in fp32 and int32, inclusive and exclusive, at 1 and 1000 (and 2^20+3
 // and 2^28 without --skip-large-check) on fresh random inputs, and times it beside brent_kung (the
 // ladder's version, with padded shared memory); until the TODO is done it fails verification:

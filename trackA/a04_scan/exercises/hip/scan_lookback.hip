@@ -1,7 +1,7 @@
 // A04 exercise 2, scan_lookback (HIP; CUDA twin: ../cuda/scan_lookback.cu).
 //
 // Write the look-back of a single-pass scan, then run
-//   ./build/a04_scan --variant exercise_lookback --variant decoupled_lookback --skip-large-check
+//   ./build/a04_scan --variant exercise_lookback --variant decoupled_lookback --skip-large-check --n 16777216
 // The lab verifies it on every shape and times it beside decoupled_lookback (the ladder's
 // version: 4096-element tiles, a warp-wide look-back); until the TODO is done every tile but
 // the first is missing its prefix and verification fails.
