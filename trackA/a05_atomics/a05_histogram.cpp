@@ -142,6 +142,7 @@ int main(int argc, char** argv) {
   std::string dtype = "u8", dist = "uniform";
   CLI::Option* dist_opt = nullptr;   // set by add_options
   CLI::Option* sweep_opt = nullptr;  // the runner's --hot-percent, added before add_options runs
+  CLI::Option* variant_opt = nullptr;  // the runner's --variant, likewise
   LadderLab<HistogramCase> lab;
   lab.name = "a05_histogram";
   lab.module = "A05";
@@ -163,6 +164,15 @@ int main(int argc, char** argv) {
                        "(0 = uniform, 100 = one_bin)");
     if (dtype == "u8" && (bins > 256 || (bins & (bins - 1)) != 0))
       throw UsageError("--bins: with --dtype u8, a power of two from 16 to 256 (each bin the same count of values)");
+    // The exercise launchers keep one copy of the counts in the default 48 KiB of shared memory
+    // per block (CUDA C++ Programming Guide, "Shared Memory") and, unlike the ladder's steps, do
+    // not fall back to global atomics: refuse here rather than after the inputs are drawn.
+    constexpr int kExerciseMaxBins = 48 * 1024 / 4;
+    if (variant_opt && bins > kExerciseMaxBins)
+      for (const std::string& name : variant_opt->results())
+        if (name.starts_with("exercise"))
+          throw UsageError(fmt::format("--bins: at most {} with --variant {} (its counts live in 48 KiB of shared "
+                                       "memory, with no fallback to global atomics)", kExerciseMaxBins, name));
     for (long long n : {1ll, 33ll, 1000ll, (1ll << 20) + 7})
       for (auto d : {a05::Distribution{a05::Spread::hot, 0}, a05::Distribution{a05::Spread::hot, 100},
                      a05::Distribution{a05::Spread::zipf, 0}})
@@ -180,6 +190,7 @@ int main(int argc, char** argv) {
                                                       "one_bin, zipf (not with --hot-percent, which sets it per point)")
                    ->check(CLI::IsMember({"uniform", "one_bin", "zipf"}));
     sweep_opt = app.get_option_no_throw("--hot-percent");
+    variant_opt = app.get_option_no_throw("--variant");
   };
   lab.sweep = LadderLab<HistogramCase>::Sweep{
       "--hot-percent", "the contention sweep: time every step with PCT% of the samples in bin 0 and the rest "
