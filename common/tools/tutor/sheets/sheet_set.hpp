@@ -13,9 +13,10 @@
 
 namespace tutor::sheets {
 
-/// The ten sheets in the order the index lists them: the tracks, then the concept clusters.
+/// The known sheets in the order the index lists them: the tracks (track A in two parts), then
+/// the concept clusters.
 inline constexpr std::string_view kSheetIds[] = {
-    "track-a",      "track-b",       "track-c",           "memory-hierarchy",       "roofline",
+    "track-a",      "track-a-ml",    "track-b",           "track-c",                "memory-hierarchy", "roofline",
     "tiling-tensor-cores", "numerics-fp8", "transformer-arithmetic", "serving-kv-cache", "sharding-collectives"};
 
 /// One file to write, named relative to the output folder.
@@ -32,7 +33,7 @@ struct SheetInputs {
   const curriculum::Curriculum* curriculum = nullptr;
 };
 
-/// The ids of the templates in `templates` (every <id>.md), in index order: the ten known
+/// The ids of the templates in `templates` (every <id>.md), in index order: the known
 /// ids first, then any other in name order. Throws UsageError for a file name that is not an
 /// id ([a-z0-9-]) or a folder that cannot be read.
 std::vector<std::string> template_ids(const std::filesystem::path& templates);
