@@ -194,7 +194,7 @@ int main(int argc, char** argv) {
   };
   lab.after_steps = [](LadderRun<SoftmaxCase>& run, nlohmann::json&) {
     run.notes["vendor_row"] = "none: CUDA's toolkit has no softmax (cuDNN's is a separate library); "
-                              "triton/softmax.py times torch.softmax and torch.compile beside this lab's vectorised step";
+                              "triton/softmax.py times torch.softmax and torch.compile beside this lab's last step, fast_math";
   };
   lab.device_bytes = [](const SoftmaxCase::Shape& s) {
     return SoftmaxCase::bytes(s) + 8.0 * double(s.rows);

@@ -62,8 +62,9 @@ __device__ inline int partner_of(Layout layout, int e, int half, int* pair, floa
 // rotate the pairs below rotary_dim; a lane needs values that other lanes hold (rotate_half's
 // partner is half a rotation away), so the row goes through shared memory, stored lane-major
 // (element k of lane l at k * Lanes + l) so that the lanes of a store or a load touch
-// consecutive words: no bank conflicts. Batch: how many of the token's heads a group loads
-// before it works on the first (step 4). The loop over the heads runs the same number of times
+// consecutive words (a group alone is conflict-free; two 16-lane groups of a warp share the
+// banks, a 2-way conflict at head_dim 128: README 2.4). Batch: how many of the token's heads a
+// group loads before it works on the first (step 4). The loop over the heads runs the same number of times
 // in every thread, so every thread reaches every barrier.
 template <int Lanes, int Batch, bool Norm, CosSin From>
 __global__ void __launch_bounds__(kBlockThreads) token_heads(const std::uint16_t* in, std::uint16_t* out, RopeNormArgs a) {

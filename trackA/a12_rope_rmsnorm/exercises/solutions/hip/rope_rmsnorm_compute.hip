@@ -44,7 +44,7 @@ __global__ void __launch_bounds__(kBlockThreads) exercise_compute(RopeNormArgs a
     cs[p] = exercise_cos_sin(position, a.inv_freq[p]);
   __syncthreads();
   const int lane = threadIdx.x % Lanes, group = threadIdx.x / Lanes, e0 = lane * kVec;
-  float* mine = rows + group * Lanes * kVec;  // element k of lane l at k * Lanes + l: no bank conflicts
+  float* mine = rows + group * Lanes * kVec;  // element k of lane l at k * Lanes + l: a group's lanes in distinct banks
   for (int first = 0; first < heads; first += kBlockThreads / Lanes) {  // the same trip count everywhere
     const int head = first + group;
     const bool active = head < heads;
