@@ -136,6 +136,12 @@ int main(int argc, char** argv) {
     g.app().add_option("--hidden", hidden, "elements per row")
         ->check(decimal_integer())->check(CLI::Range(1, a12::kMaxHidden));
   };
+  lab.check_options = [&] {
+    // The host's fp64 reference holds every element: capped as the RoPE lab and A11 are.
+    if (double(tokens) * double(hidden) > double(1ll << 31))
+      throw UsageError(fmt::format("--tokens: tokens x hidden at most 2^31 elements (2,147,483,648); {} x {} is {:.0f}",
+                                   tokens, hidden, double(tokens) * double(hidden)));
+  };
   lab.describe = [](const Shape& s) {
     return fmt::format("residual add + RMSNorm of {} x {} bf16, {:.3f} GB minimum per launch", s.tokens, s.hidden,
                        AddNormCase::bytes(s) / 1e9);

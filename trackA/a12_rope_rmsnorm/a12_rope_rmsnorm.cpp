@@ -216,6 +216,13 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"rotate_half", "interleaved"}))->capture_default_str();
   };
   lab.check_options = [&] {
+    // The host's fp64 reference holds every element (8 bytes each, beside the inputs), so the
+    // timed size is capped where the host can still check it, as A11 caps rows x cols.
+    const double elements = double(tokens) * double(q_heads + kv_heads) * double(head_dim);
+    if (elements > double(1ll << 31))
+      throw UsageError(fmt::format("--tokens: tokens x (q + k heads) x head_dim at most 2^31 elements "
+                                   "(2,147,483,648); {} x {} x {} is {:.0f}", tokens, q_heads + kv_heads, head_dim,
+                                   elements));
     if (rotary_dim > head_dim)
       throw UsageError(fmt::format("--rotary-dim: {} is above --head-dim {}; allowed: an even number in 2..{} "
                                    "(or 0 for all)", rotary_dim, head_dim, head_dim));
